@@ -1,0 +1,107 @@
+"""One frozen dataclass with every hyperparameter (CleanRL's TD3 defaults plus CAMEL's), saved with each run.
+
+The command line is generated from it (field names become flags: `total_steps` -> `--total-steps`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+
+from camel_jax.td3 import Hyper
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    # task and prior
+    env: str = "hopper"
+    """task: hopper, walker2d or ant (a spec file in envs/)"""
+    backend: str = "mjx"
+    """mjx (one compiled program, vectorized) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    prior: str = "none"
+    """a prior file (priors/hopper.py), none (plain TD3), random (random box centres) or expert:RUN_DIR"""
+    seeds: tuple[int, ...] = (0,)
+    """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
+    # run length (env steps count transitions: iterations x num_envs)
+    total_steps: int = 1_000_000
+    learning_starts: int = 25_000
+    """uniform random actions inside the box (and no updates) before this many env steps"""
+    num_envs: int = 1
+    updates_per_step: int = 1
+    """gradient updates per vectorized env step"""
+    # TD3 (CleanRL defaults)
+    buffer_size: int = 1_000_000
+    batch_size: int = 256
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    tau: float = 0.005
+    exploration_noise: float = 0.1
+    policy_noise: float = 0.2
+    noise_clip: float = 0.5
+    policy_frequency: int = 2
+    hidden: tuple[int, ...] = (256, 256)
+    # CAMEL
+    delta: float = 0.3
+    """half-width of the box around the prior's action (the paper's action-mapping width)"""
+    min_width: float = 0.05
+    """the box is never narrower than this"""
+    eps0: float = 1.0
+    """initial masking probability"""
+    mask_fraction: float = 0.5
+    """epsilon falls linearly from eps0 to 0 at mask_fraction * total_steps"""
+    masking_aware: bool = True
+    """False: the paper's 'w/o MA EM' control (actor blind to the box, every episode masked)"""
+    # evaluation and logging
+    eval_every: int = 10_000
+    eval_episodes: int = 10
+    """deterministic-actor episodes per evaluation, each reported unmasked and masked (0: no evaluation)"""
+    log_every: int = 1_000
+    out: str = ""
+    """run directory (default: runs/<env>_<prior>_<time>)"""
+    overwrite: bool = False
+    quiet: bool = False
+
+    def hyper(self) -> Hyper:
+        f = lambda v: jnp.asarray(v, jnp.float32)  # noqa: E731
+        return Hyper(gamma=f(self.gamma), tau=f(self.tau), exploration_noise=f(self.exploration_noise),
+                     policy_noise=f(self.policy_noise), noise_clip=f(self.noise_clip), delta=f(self.delta),
+                     min_width=f(self.min_width), eps0=f(self.eps0), mask_fraction=f(self.mask_fraction))
+
+    @property
+    def iterations(self) -> int:
+        """Vectorized env steps in the run."""
+        return -(-self.total_steps // self.num_envs)
+
+    def check(self) -> None:
+        """Raise ValueError with a one-line message naming the bad setting and the fix."""
+        from camel_jax import envs, specs
+
+        specs.load(self.env)  # unknown task -> ValueError listing the known ones
+        if self.backend not in envs.BACKENDS:
+            raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
+        for name in ("total_steps", "num_envs", "updates_per_step", "batch_size", "buffer_size", "policy_frequency",
+                     "log_every"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if not self.seeds:
+            raise ValueError("--seeds must name at least one seed, e.g. --seeds 0,1,2")
+        if self.learning_starts < 0 or self.learning_starts >= self.total_steps:
+            raise ValueError(f"--learning-starts ({self.learning_starts}) must be in [0, --total-steps "
+                             f"({self.total_steps})); lower it or train longer")
+        if self.eval_every <= 0 or self.eval_episodes < 0:
+            raise ValueError("--eval-every must be positive and --eval-episodes >= 0")
+        if not 0 < self.min_width <= 2 or self.delta <= 0:
+            raise ValueError("--delta must be positive and --min-width in (0, 2]")
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), indent=2)
+
+    @classmethod
+    def from_json(cls, path: str | Path) -> "Config":
+        raw = json.loads(Path(path).read_text())
+        for k in ("seeds", "hidden"):
+            raw[k] = tuple(raw[k])
+        return cls(**raw)

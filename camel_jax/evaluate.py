@@ -1,0 +1,58 @@
+"""Evaluation: the deterministic actor for N episodes, unmasked (the real score) and masked (a diagnostic).
+
+MJX: one jitted program, episodes vmapped, seeds vmapped. gymnasium: a host loop over C MuJoCo envs with the same
+jitted actor. Each returns per-seed (mean return, std return), shaped (seeds,).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from camel_jax import envs
+from camel_jax.trainer import Learner, Train
+
+
+def make_mjx_eval(train: Train, env_name: str, episodes: int):
+    env = envs.make_single(env_name)
+    length = env.spec.episode_length
+
+    def one_seed(learner: Learner, key, masked_flag):
+        states = jax.vmap(env.reset)(jax.random.split(key, episodes))
+        masked = jnp.full((episodes,), masked_flag, jnp.float32)
+
+        def step(carry, _):
+            states, alive, total = carry
+            action = train.greedy(learner, states.obs, masked)
+            states = jax.vmap(env.step)(states, action)
+            total = total + alive * states.reward
+            alive = alive * (1.0 - states.done)
+            return (states, alive, total), None
+
+        init = (states, jnp.ones(episodes), jnp.zeros(episodes))
+        (_, _, total), _ = jax.lax.scan(step, init, None, length)
+        return jnp.mean(total), jnp.std(total)
+
+    return jax.jit(jax.vmap(one_seed, in_axes=(0, 0, None)))
+
+
+def gym_eval(train: Train, learner: Learner, env_name: str, episodes: int, seed: int, masked_flag: float):
+    """Per seed (leading axis of `learner`), `episodes` episodes on gymnasium's C MuJoCo task."""
+    seeds = jax.tree.leaves(learner.hyper)[0].shape[0]
+    venv = envs.make(env_name, "gymnasium", num_envs=seeds * episodes)
+    greedy = jax.jit(jax.vmap(train.greedy))
+    state = venv.reset(seed)
+    masked = jnp.full((seeds, episodes), masked_flag, jnp.float32)
+    first_return = np.full(seeds * episodes, np.nan)
+    for _ in range(venv.spec.episode_length):
+        obs = jnp.asarray(state.obs.reshape(seeds, episodes, -1))
+        action = np.asarray(greedy(learner, obs, masked)).reshape(seeds * episodes, -1)
+        state = venv.step(state, action)
+        ended = (state.done > 0) & np.isnan(first_return)
+        first_return[ended] = state.metrics["episode_return"][ended]
+        if not np.isnan(first_return).any():
+            break
+    venv.close()
+    returns = first_return.reshape(seeds, episodes)
+    return returns.mean(axis=1), returns.std(axis=1)

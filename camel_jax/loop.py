@@ -1,0 +1,130 @@
+"""The thin host shell around the compiled trainer: chunks, logging, evaluation, the final actor.
+
+No training logic lives here. On MJX each chunk is one call of the jitted, seed-vmapped `run_chunk`. On gymnasium
+each env step is a call of the jitted `act`, the C MuJoCo step, and a call of the jitted `learn`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from camel_jax import envs, evaluate, runs
+from camel_jax.config import Config
+from camel_jax.priors.baselines import resolve
+from camel_jax.trainer import make_train, summarize
+
+
+def train(config: Config) -> Path:
+    config.check()
+    prior = resolve(config.prior, config.env)
+    run_dir = runs.create(config, prior.source, prior.sha256)
+    seeds = len(config.seeds)
+    hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (seeds,)), config.hyper())
+    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
+    log_iters = max(1, config.log_every // config.num_envs)
+    eval_iters = max(1, config.eval_every // config.num_envs)
+    t0 = time.time()
+
+    if config.backend == "mjx":
+        env = envs.make(config.env, "mjx", config.num_envs)
+        tr = make_train(config, env, prior.fn)
+        state = jax.jit(jax.vmap(tr.init))(keys, hyper)
+        chunk = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2, donate_argnums=0)
+        get_learner = lambda: state.learner  # noqa: E731
+    else:
+        venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
+        tr = make_train(config, venv, prior.fn)
+        learner = jax.jit(jax.vmap(tr.init_learner))(keys, hyper)
+        env_state = venv.reset(int(config.seeds[0]))
+        act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
+        learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
+        get_learner = lambda: learner  # noqa: E731
+
+    mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes) \
+        if config.backend == "mjx" and config.eval_episodes else None
+    progress = Progress(config, t0)
+    i = 0
+    while i < config.iterations:
+        length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters)
+        if config.backend == "mjx":
+            state, row = chunk(state, i, length)
+        else:
+            rows = []
+            for k in range(i, i + length):
+                obs = _split_seeds(env_state.obs, seeds)
+                key, action = act(learner, obs, k)
+                learner = learner.replace(key=key)
+                env_state = venv.step(env_state, np.asarray(action).reshape(seeds * config.num_envs, -1))
+                learner, m = learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
+                rows.append(m)
+            row = jax.vmap(summarize)(jax.tree.map(lambda *x: jnp.stack(x, 1), *rows))  # (seeds, steps) leaves
+        i += length
+        step = i * config.num_envs
+        progress.log(run_dir, step, jax.device_get(row))
+        if config.eval_episodes and (i % eval_iters == 0 or i == config.iterations):
+            progress.log_eval(run_dir, step, _evaluate(config, tr, get_learner(), mjx_eval, step))
+
+    runs.save_actor(run_dir, get_learner().agent.actor)
+    if config.backend == "gymnasium":
+        venv.close()
+    progress.done(run_dir)
+    return run_dir
+
+
+def _evaluate(config: Config, tr, learner, mjx_eval, step: int) -> dict:
+    out = {}
+    for label, flag in (("unmasked", 0.0), ("masked", 1.0)):
+        if mjx_eval is not None:
+            keys = jnp.stack([jax.random.PRNGKey(10_000 + s) for s in config.seeds])
+            mean, std = jax.device_get(mjx_eval(learner, keys, flag))
+        else:
+            mean, std = evaluate.gym_eval(tr, learner, config.env, config.eval_episodes, 10_000 + step, flag)
+        out[f"return_{label}"], out[f"std_{label}"] = np.asarray(mean), np.asarray(std)
+    return out
+
+
+def _split_seeds(x, seeds: int):
+    return jnp.asarray(np.asarray(x).reshape(seeds, -1, *np.shape(x)[1:]))
+
+
+class Progress:
+    """Printing and CSV rows; one line per log step unless quiet."""
+
+    def __init__(self, config: Config, t0: float):
+        self.config, self.t0, self.last_t, self.last_step = config, t0, t0, 0
+
+    def log(self, run_dir: Path, step: int, row: dict) -> None:
+        now = time.time()
+        sps = (step - self.last_step) * len(self.config.seeds) / max(now - self.last_t, 1e-9)
+        self.last_t, self.last_step = now, step
+        rows = []
+        for s, seed in enumerate(self.config.seeds):
+            rows.append({"step": step, "seed": seed, "steps_per_s": float(sps), "wall_s": float(now - self.t0),
+                         **{k: _item(v[s]) for k, v in row.items()}})
+        runs.append(run_dir, "metrics.csv", runs.METRIC_FIELDS, rows)
+        if not self.config.quiet:
+            ret = np.nanmean([r["episode_return"] for r in rows]) if any(r["episodes"] for r in rows) else float("nan")
+            print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}  eps {rows[0]['epsilon']:.3f}  "
+                  f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
+
+    def log_eval(self, run_dir: Path, step: int, out: dict) -> None:
+        rows = [{"step": step, "seed": seed, "wall_s": float(time.time() - self.t0),
+                 **{k: float(v[s]) for k, v in out.items()}} for s, seed in enumerate(self.config.seeds)]
+        runs.append(run_dir, "eval.csv", runs.EVAL_FIELDS, rows)
+        if not self.config.quiet:
+            print(f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  "
+                  f"masked {np.mean(out['return_masked']):9.1f}", flush=True)
+
+    def done(self, run_dir: Path) -> None:
+        if not self.config.quiet:
+            print(f"done in {time.time() - self.t0:.0f}s: {run_dir}", flush=True)
+
+
+def _item(v):
+    v = np.asarray(v).item()
+    return float(v) if isinstance(v, float) else v

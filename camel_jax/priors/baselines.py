@@ -1,0 +1,72 @@
+"""Resolving `--prior`: a prior file, or one of the paper's baselines as a plain function.
+
+- `none`: no prior, plain TD3 (the box is always [-1, 1]).
+- `random`: random masking. The box centre is a fixed pseudo-random function of the observation (a random
+  projection passed through sin), roughly uniform in [-1, 1] and unrelated to the task. Being a function of the
+  state, the box recomputed at update time is the one the agent acted in.
+- `expert:RUN_DIR`: a trained actor from a finished run (its first seed), evaluated unmasked, as the prior.
+- any other value: a prior file, validated in the sandbox before it runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from pathlib import Path
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from camel_jax import specs
+
+Prior = Callable[[jax.Array], jax.Array]  # obs (obs_dim,) -> act (act_dim,)
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedPrior:
+    fn: Prior | None
+    kind: str  # "none" | "random" | "expert" | "file"
+    source: str  # text saved with the run (the prior's source, or a description)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.source.encode()).hexdigest()
+
+
+def resolve(prior: str, env_name: str) -> ResolvedPrior:
+    spec = specs.load(env_name)
+    if prior == "none":
+        return ResolvedPrior(None, "none", "none: plain TD3, no prior\n")
+    if prior == "random":
+        return ResolvedPrior(random_prior(spec.obs_dim, spec.act_dim), "random",
+                             "random: box centre = sin(W @ obs * 10 + b), W, b fixed from seed 0\n")
+    if prior.startswith("expert:"):
+        run_dir = Path(prior.split(":", 1)[1])
+        return ResolvedPrior(expert_prior(run_dir, env_name), "expert", f"expert: actor of run {run_dir}\n")
+    from camel_jax.priors.loader import load_prior
+
+    path = Path(prior)
+    return ResolvedPrior(load_prior(path, env_name), "file", path.read_text())
+
+
+def random_prior(obs_dim: int, act_dim: int, seed: int = 0) -> Prior:
+    rng = np.random.default_rng(seed)
+    w = jnp.asarray(rng.normal(size=(act_dim, obs_dim)), jnp.float32)
+    b = jnp.asarray(rng.uniform(-np.pi, np.pi, size=act_dim), jnp.float32)
+    return lambda obs: jnp.sin(10.0 * (w @ obs) + b)
+
+
+def expert_prior(run_dir: Path, env_name: str) -> Prior:
+    from camel_jax import runs
+
+    config, actor_params = runs.load_actor(run_dir)
+    if config.env != env_name:
+        raise ValueError(f"expert run {run_dir} trained on '{config.env}', not '{env_name}'; pick a run of this task")
+    params = jax.tree.map(lambda x: x[0], actor_params)  # the run's first seed
+    from camel_jax.networks import Actor
+
+    actor = Actor(specs.load(env_name).act_dim, config.hidden, config.masking_aware)
+    ones = jnp.ones(specs.load(env_name).act_dim)
+    return lambda obs: actor.apply(params, obs, -ones, ones)

@@ -1,0 +1,194 @@
+"""`camel-jax priors generate|validate|translate|evaluate`: the command line of the priors subsystem.
+
+Exit codes: 0 success; 1 the prior(s) were rejected (invalid, not equivalent, none valid); 2 a usage or setup
+error (bad option, unknown task, missing file, missing API key, API unreachable), reported as one line on stderr
+with no traceback and no file half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import functools
+import io
+import shlex
+import sys
+from pathlib import Path
+
+from camel_jax import specs
+from camel_jax.priors import llm, loader, sandbox, select, translate
+from camel_jax.priors.errors import PriorError, SetupError
+from camel_jax.priors.generate import generate
+
+PROG = "camel-jax priors"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line instead of usage + message
+        raise SetupError(f"{message} (see `{self.prog} --help`)")
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    def _get_help_string(self, action):  # "(default: ...)" only where there is a value to show
+        return action.help if action.default is None or action.default is False else super()._get_help_string(action)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `camel-jax priors <command> ...` with `argv` (the arguments after "priors"); returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+        _import_mjx_quietly()
+        return args.run(args, argv)
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    except SetupError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="LLM-written prior policies: generate, validate, translate, evaluate.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    count, seconds = _positive(int), _positive(float)
+
+    def command(name: str, run, help: str) -> argparse.ArgumentParser:
+        p = commands.add_parser(name, help=help, description=help, formatter_class=_Help)
+        p.add_argument("--env", required=True, choices=specs.available(), help="task name (a spec in envs/)")
+        p.set_defaults(run=run)
+        return p
+
+    def limits(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--timeout", type=seconds, default=sandbox.TIMEOUT_S, help="sandbox wall-clock limit per run (s)")
+        p.add_argument("--memory-mb", type=count, default=sandbox.MEMORY_MB, help="sandbox memory limit per run (MiB)")
+
+    def model(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--model", default=llm.DEFAULT_MODEL, help="Anthropic model name")
+        p.add_argument("--retries", type=int, default=llm.MAX_RETRIES, help="API retries (429, 5xx, network)")
+        p.add_argument("--api-timeout", type=seconds, default=llm.TIMEOUT_S, help="API timeout per request (s)")
+
+    p = command("generate", _generate, "ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors")
+    p.add_argument("--candidates", type=count, default=5, help="number of candidates (one request each)")
+    p.add_argument("--out", type=Path, default=None, help="folder for the candidates (default: the priors/ folder)")
+    p.add_argument("--max-tokens", type=count, default=llm.MAX_TOKENS, help="reply length limit")
+    model(p)
+    limits(p)
+
+    p = command("validate", _validate, "check prior files in the sandbox (exit 0 when all are valid, else 1)")
+    p.add_argument("files", nargs="+", type=Path, help="prior files")
+    p.add_argument("--samples", type=count, default=sandbox.SAMPLES, help="rollout observations to test on")
+    limits(p)
+
+    p = command("translate", _translate, "rewrite a NumPy policy as a jnp prior, certified equivalent on rollouts")
+    p.add_argument("file", type=Path, help="the NumPy policy file")
+    p.add_argument("--out", type=Path, default=None, help="output file (default: <file stem>_jnp.py beside it)")
+    p.add_argument("--no-llm", action="store_true", help="only try the mechanical conversion")
+    p.add_argument("--samples", type=count, default=translate.SAMPLES, help="rollout observations to certify on")
+    model(p)
+    limits(p)
+
+    p = command("evaluate", _evaluate, "roll out candidate priors, rank them and write a markdown report")
+    p.add_argument("files", nargs="+", type=Path, help="prior files")
+    p.add_argument("--episodes", type=count, default=10, help="episodes per candidate")
+    p.add_argument("--backend", choices=select.BACKENDS, default="mjx",
+                   help="mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks")
+    p.add_argument("--max-steps", type=count, default=None, help="step limit per episode (default: the task's)")
+    p.add_argument("--seed", type=int, default=0, help="episode e starts from seed + e")
+    p.add_argument("--rank-by", choices=select.RANK_BY, default="return", help="score used for the ranking")
+    p.add_argument("--report", type=Path, default=None,
+                   help="markdown report path (default: <folder of the first file>/<env>_evaluation_<backend>.md)")
+    p.add_argument("--write-return", action="store_true", help="record each result in its file's `# return:` line")
+    return parser
+
+
+def _generate(args, argv) -> int:
+    client = llm.make_client(max_retries=args.retries, timeout_s=args.api_timeout)
+
+    def show(c) -> None:
+        where = f" ({c.path})" if c.path else ""
+        print(f"candidate {c.number}: " + ("valid" if c.ok else f"invalid: {c.reason}") + where, flush=True)
+
+    results = generate(specs.load(args.env), args.candidates, args.model, client, args.out, args.max_tokens,
+                       _limits(args), on_candidate=show)
+    valid = sum(c.ok for c in results)
+    print(f"{valid} of {len(results)} candidates valid")
+    return 0 if valid else 1
+
+
+def _validate(args, argv) -> int:
+    results = [(f, sandbox.validate_file(f, args.env, args.samples, _limits(args))) for f in args.files]
+    for f, r in results:
+        print(f"{f}: {r.summary}")
+    return 0 if all(r.ok for _, r in results) else 1
+
+
+def _translate(args, argv) -> int:
+    connect = functools.partial(llm.make_client, max_retries=args.retries, timeout_s=args.api_timeout)
+    try:
+        t = translate.translate(sandbox.read_source(args.file), specs.load(args.env), connect, args.model,
+                                not args.no_llm, args.samples, _limits(args))
+    except PriorError as e:
+        print(f"{args.file}: not translated: {e}")
+        return 1
+    out = args.out or args.file.with_name(f"{args.file.stem}_jnp.py")
+    method = "mechanical translation" if t.method == "mechanical" else f"{t.method} translation"
+    header = {
+        "task": args.env,
+        "model": f"{method} of {args.file.name}",
+        "prompt": t.prompt or "none (mechanical rewrite, camel_jax/priors/convert.py)",
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "validation": f"{t.validation}; equal to {args.file.name} within {t.max_abs_diff:.1e} on {t.samples} "
+                      "rollout observations",
+    }
+    loader.write_prior(out, t.source, header)
+    print(f"{out}: {method}, equivalent within {t.max_abs_diff:.1e} on {t.samples} rollout observations")
+    return 0
+
+
+def _evaluate(args, argv) -> int:
+    for f in args.files:
+        sandbox.read_source(f)  # a missing file is a usage error, before any rollout
+    results = select.evaluate(args.files, args.env, args.episodes, args.backend, args.max_steps, args.seed,
+                              args.rank_by)
+    text = select.report(results, args.env, args.backend, args.episodes, args.max_steps, args.seed, args.rank_by,
+                         command=f"{PROG} {shlex.join(argv)}")
+    path = args.report or args.files[0].parent / f"{args.env}_evaluation_{args.backend}.md"
+    loader.write_atomic(path, text)
+    print(text, end="")
+    print(f"report written to {path}")
+    if args.write_return:
+        for r in (r for r in results if r.ok):
+            source = r.path.read_text()
+            header = {**loader.parse_header(source), "return": select.return_field(r, args.env, args.backend)}
+            loader.write_prior(r.path, source, header)
+    return 0 if any(r.ok for r in results) else 1
+
+
+def _import_mjx_quietly() -> None:
+    """mujoco.mjx prints "Failed to import warp" on stdout when warp is absent (harmless on CPU); stdout is for
+    results, so import it once with that notice dropped."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        import mujoco.mjx  # noqa: F401
+
+
+def _limits(args) -> sandbox.Limits:
+    return sandbox.Limits(args.timeout, args.memory_mb)
+
+
+def _positive(cast):
+    """An argparse type: a number of type `cast` above zero."""
+
+    def parse(text: str):
+        try:
+            value = cast(text)
+        except ValueError:
+            value = None
+        if value is None or value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive {cast.__name__}")
+        return value
+
+    return parse

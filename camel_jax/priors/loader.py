@@ -1,0 +1,113 @@
+"""Loading a prior file as a jittable function, and its provenance header.
+
+A prior file starts with a header of comment lines::
+
+    # camel-jax prior
+    # task: hopper
+    # model: claude-sonnet-4-6            (or "hand-written from priors/prompts/locomotion_v1.md")
+    # prompt: priors/prompts/locomotion_v1.md sha256:<hex of the prompt file>
+    # date: 2026-11-22T10:00:00Z
+    # validation: valid: (11,) -> (3,) float, ...
+    # return: 1234.5 +- 6.7 over 10 episodes on Hopper-v4 (optional)
+
+followed by the code. `load_prior` validates the file in the sandbox before running it in-process.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from camel_jax import specs
+from camel_jax.priors import allowlist, sandbox
+from camel_jax.priors.errors import PriorError
+
+HEADER_TITLE = "# camel-jax prior"
+HEADER_KEYS = ("task", "model", "prompt", "date", "validation", "return")  # written in this order, others after
+
+
+def load_prior(path: str | Path, env_name: str) -> Callable:
+    """The `policy` of the prior file at `path` for task `env_name`: obs (obs_dim,) -> act (act_dim,), jittable.
+
+    Validates first (raises PriorError with the first reason when invalid; SetupError for a missing file or an
+    unknown task), then runs the module with restricted builtins and only its allowed modules.
+    """
+    source = sandbox.read_source(path)
+    task = parse_header(source).get("task")
+    if task is not None and task != env_name:
+        raise PriorError(f"{path} is a prior for task '{task}' (its header), not '{env_name}'; pick the right file")
+    result = _validate(source, env_name)
+    if not result.ok:
+        raise PriorError(f"{path}: {result.reason}")
+    return allowlist.exec_policy(source)
+
+
+def shipped_prior(env_name: str) -> Path:
+    """The path of the shipped prior of task `env_name` (`priors/<env_name>.py`)."""
+    return specs.data_dir("priors") / f"{env_name}.py"
+
+
+@lru_cache(maxsize=64)
+def _validate(source: str, env_name: str) -> sandbox.ValidationResult:
+    return sandbox.validate_source(source, env_name)
+
+
+def parse_header(source: str) -> dict[str, str]:
+    """The `# key: value` lines of the provenance header ({} when the file has no camel-jax header)."""
+    lines = source.splitlines()
+    if not lines or lines[0].strip() != HEADER_TITLE:
+        return {}
+    header = {}
+    for line in lines[1:]:
+        if not line.startswith("#"):
+            break
+        key, sep, value = line[1:].partition(":")
+        if sep:
+            header[key.strip()] = value.strip()
+    return header
+
+
+def strip_header(source: str) -> str:
+    """`source` without its provenance header (unchanged when it has none)."""
+    lines = source.splitlines(keepends=True)
+    if not lines or lines[0].strip() != HEADER_TITLE:
+        return source
+    i = 1
+    while i < len(lines) and lines[i].startswith("#"):
+        i += 1
+    return "".join(lines[i:]).lstrip("\n")
+
+
+def format_header(header: dict[str, str]) -> str:
+    keys = [k for k in HEADER_KEYS if k in header] + [k for k in header if k not in HEADER_KEYS]
+    lines = [HEADER_TITLE]
+    for key in keys:
+        value = " ".join(str(header[key]).split())  # one line
+        if not key or ":" in key or not key.isprintable():
+            raise ValueError(f"invalid header key {key!r}; use a plain word")
+        lines.append(f"# {key}: {value}")
+    return "\n".join(lines) + "\n"
+
+
+def write_prior(path: str | Path, source: str, header: dict[str, str]) -> Path:
+    """Write `source` under a fresh provenance `header` (replacing any old one), atomically; returns the path."""
+    return write_atomic(path, format_header(header) + "\n" + strip_header(source).rstrip("\n") + "\n")
+
+
+def write_atomic(path: str | Path, text: str) -> Path:
+    """Write `text` to `path` through a temporary file and a rename, so no reader ever sees half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

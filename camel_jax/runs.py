@@ -1,0 +1,80 @@
+"""Run directories: the resolved config, the prior's source and hash, metrics and evaluation CSVs, final actor.
+
+Layout of RUN_DIR:
+  config.json      the full resolved Config
+  prior.txt        the prior's source (or a description of the baseline) and its sha256 on the first line
+  metrics.csv      one row per log step per seed
+  eval.csv         one row per evaluation per seed (unmasked and masked)
+  actor.msgpack    final actor parameters of every seed (leading axis: seed)
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+from flax import serialization
+
+from camel_jax import specs
+from camel_jax.config import Config
+from camel_jax.networks import Actor
+
+METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "epsilon", "masked_frac",
+                 "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
+EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
+
+
+def default_dir(config: Config) -> Path:
+    prior = Path(config.prior.split(":", 1)[-1]).stem if config.prior not in ("none", "random") else config.prior
+    return Path("runs") / f"{config.env}_{config.backend}_{prior}_{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def create(config: Config, prior_source: str, prior_sha: str) -> Path:
+    """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior."""
+    run_dir = Path(config.out) if config.out else default_dir(config)
+    if run_dir.exists():
+        if not config.overwrite:
+            raise FileExistsError(f"run directory {run_dir} exists; pass --overwrite or choose another --out")
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+    (run_dir / "config.json").write_text(Config(**{**config.__dict__, "out": str(run_dir)}).to_json())
+    (run_dir / "prior.txt").write_text(f"# sha256: {prior_sha}\n{prior_source}")
+    for name, fields in (("metrics.csv", METRIC_FIELDS), ("eval.csv", EVAL_FIELDS)):
+        with open(run_dir / name, "w", newline="") as f:
+            csv.writer(f).writerow(fields)
+    return run_dir
+
+
+def append(run_dir: Path, name: str, fields: tuple[str, ...], rows: list[dict]) -> None:
+    with open(run_dir / name, "a", newline="") as f:
+        w = csv.DictWriter(f, fields)
+        for row in rows:
+            w.writerow({k: _fmt(row.get(k, "")) for k in fields})
+
+
+def _fmt(v):
+    return f"{v:.6g}" if isinstance(v, float) else v
+
+
+def save_actor(run_dir: Path, actor_params) -> None:
+    tmp = run_dir / "actor.msgpack.tmp"
+    tmp.write_bytes(serialization.to_bytes(actor_params))
+    tmp.replace(run_dir / "actor.msgpack")  # atomic: never a half-written file under the final name
+
+
+def load_actor(run_dir: Path):
+    """(config, actor params with leading seed axis) of a finished run."""
+    run_dir = Path(run_dir)
+    if not (run_dir / "actor.msgpack").is_file():
+        raise FileNotFoundError(f"{run_dir} has no actor.msgpack; point expert: at a finished run directory")
+    config = Config.from_json(run_dir / "config.json")
+    spec = specs.load(config.env)
+    actor = Actor(spec.act_dim, config.hidden, config.masking_aware)
+    ones = jnp.ones((1, spec.act_dim))
+    template = actor.init(jax.random.PRNGKey(0), jnp.zeros((1, spec.obs_dim)), -ones, ones)
+    template = jax.tree.map(lambda x: jnp.stack([x] * len(config.seeds)), template)
+    return config, serialization.from_bytes(template, (run_dir / "actor.msgpack").read_bytes())

@@ -1,0 +1,164 @@
+"""The trainer: `make_train(config, env, prior)` returns pure functions; jit and vmap (over seeds) are applied outside.
+
+One training step, in order (`act`, then the env, then `learn`):
+  obs -> prior(obs) -> box (the episode's masked flag) -> actor + exploration noise, clipped into the box
+  -> env.step -> transition (obs, action, reward, final next obs, terminated, masked) -> buffer.insert
+  -> masked flags redrawn for episodes that just reset, with probability eps(t)
+  -> `updates_per_step` TD3 updates on sampled batches (boxes of s and s' recomputed from the prior).
+On MJX, `run_chunk` scans that step (env included) inside one compiled program. On gymnasium the host drives the
+same jitted `act` and `learn` around the C MuJoCo envs (CleanRL style).
+Iteration indices (`i`) are passed unbatched, so the seed vmap keeps the learning-starts and policy-delay
+branches real branches.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from camel_jax import buffer as replay
+from camel_jax import masking, td3
+from camel_jax.config import Config
+from camel_jax.td3 import Agent, Hyper
+
+
+@struct.dataclass
+class Learner:
+    """Everything of one seed except the environments."""
+
+    agent: Agent
+    buffer: replay.Buffer
+    masked: jax.Array  # (num_envs,) the current episode's masked flag per env
+    key: jax.Array
+    hyper: Hyper
+
+
+@struct.dataclass
+class TrainState:
+    learner: Learner
+    env_state: object  # the MJX envs' brax State (batched over num_envs)
+
+
+class Train(NamedTuple):
+    init_learner: Callable  # (key, hyper) -> Learner
+    box: Callable  # (obs, masked, hyper) -> low, high
+    act: Callable  # (learner, obs, i) -> (next key, action)
+    learn: Callable  # (learner, obs, action, env_state_after, i) -> (learner, metrics)
+    init: Callable  # MJX: (key, hyper) -> TrainState
+    run_chunk: Callable  # MJX: (TrainState, start_iteration, length) -> (TrainState, metrics)
+    greedy: Callable  # (learner, obs, masked) -> deterministic action
+    nets: td3.Nets
+
+
+def make_train(config: Config, env, prior: Callable | None) -> Train:
+    n, obs_dim, act_dim = config.num_envs, env.obs_dim, env.act_dim
+    nets = td3.make_nets(act_dim, config.hidden, config.learning_rate, config.masking_aware)
+    capacity = min(config.buffer_size, config.iterations * n)
+    always_masked = not config.masking_aware  # the paper's control: no epsilon, the box always applies
+
+    def box(obs, masked, hyper: Hyper):
+        if prior is None:
+            full = jnp.ones(obs.shape[:-1] + (act_dim,))
+            return -full, full
+        low, high = masking.prior_bounds(jax.vmap(prior)(obs), hyper.delta, hyper.min_width)
+        return masking.apply_mask(low, high, masked)
+
+    def eps_at(t, hyper: Hyper):
+        if always_masked:
+            return jnp.ones(())
+        return masking.epsilon(t, config.total_steps, hyper.eps0, hyper.mask_fraction)
+
+    def init_learner(key, hyper: Hyper) -> Learner:
+        k_agent, k_mask, key = jax.random.split(key, 3)
+        return Learner(
+            agent=td3.init_agent(nets, k_agent, obs_dim, act_dim),
+            buffer=replay.init(capacity, obs_dim, act_dim),
+            masked=masking.draw_masked(k_mask, eps_at(0, hyper), (n,)),
+            key=key,
+            hyper=hyper,
+        )
+
+    def act(learner: Learner, obs, i):
+        key, k_act = jax.random.split(learner.key)
+        low, high = box(obs, learner.masked, learner.hyper)
+        random_phase = i * n < config.learning_starts
+        action = td3.explore(nets, learner.agent, k_act, obs, low, high, learner.hyper, random_phase)
+        return key, action  # only the key changes: returning the whole learner would copy the replay buffer
+
+    def learn(learner: Learner, obs, action, env_state, i):
+        """Store the transition, redraw masked flags of reset envs, then `updates_per_step` TD3 updates."""
+        info = env_state.info
+        transition = replay.Transition(obs=obs, action=action, reward=env_state.reward, next_obs=info["final_obs"],
+                                       terminated=info["terminated"], masked=learner.masked)
+        buf = replay.insert(learner.buffer, transition)
+        key, k_mask, k_update = jax.random.split(learner.key, 3)
+        t = (i + 1) * n  # env steps taken so far
+        fresh = masking.draw_masked(k_mask, eps_at(t, learner.hyper), (n,))
+        masked = jnp.where(env_state.done > 0, fresh, learner.masked)
+
+        def updates(agent):
+            def one(agent, j):
+                k_sample, k_noise = jax.random.split(jax.random.fold_in(k_update, j))
+                batch = replay.sample(buf, k_sample, config.batch_size)
+                update_actor = (i * config.updates_per_step + j) % config.policy_frequency == 0
+                return td3.update(nets, agent, batch, k_noise, learner.hyper, box, update_actor)
+
+            agent, stats = jax.lax.scan(one, agent, jnp.arange(config.updates_per_step))
+            return agent, jax.tree.map(jnp.nanmean, stats)
+
+        no_stats = {"critic_loss": jnp.nan, "actor_loss": jnp.nan, "q1": jnp.nan}
+        # CleanRL updates once global_step > learning_starts.
+        agent, stats = jax.lax.cond(t > config.learning_starts, updates, lambda a: (a, no_stats), learner.agent)
+        ended = env_state.done > 0
+        metrics = {
+            **stats,
+            "episodes": jnp.sum(ended),
+            "return_sum": jnp.sum(jnp.where(ended, env_state.metrics["episode_return"], 0.0)),
+            "length_sum": jnp.sum(jnp.where(ended, env_state.metrics["episode_length"], 0)),
+            "masked_frac": jnp.mean(learner.masked),
+            "epsilon": eps_at(t, learner.hyper),
+            "nonfinite": jnp.sum(env_state.metrics["nonfinite"]),
+        }
+        return learner.replace(agent=agent, buffer=buf, masked=masked, key=key), metrics
+
+    def init(key, hyper: Hyper) -> TrainState:
+        k_env, k_learn = jax.random.split(key)
+        return TrainState(learner=init_learner(k_learn, hyper), env_state=env.reset(k_env))
+
+    def run_chunk(state: TrainState, start: jax.Array, length: int):
+        def step(state: TrainState, i):
+            obs = state.env_state.obs
+            key, action = act(state.learner, obs, i)
+            learner = state.learner.replace(key=key)
+            env_state = env.step(state.env_state, action)
+            learner, metrics = learn(learner, obs, action, env_state, i)
+            return TrainState(learner, env_state), metrics
+
+        state, metrics = jax.lax.scan(step, state, start + jnp.arange(length))
+        return state, summarize(metrics)
+
+    def greedy(learner: Learner, obs, masked):
+        low, high = box(obs, masked, learner.hyper)
+        return nets.actor.apply(learner.agent.actor, obs, low, high)
+
+    return Train(init_learner, box, act, learn, init, run_chunk, greedy, nets)
+
+
+def summarize(metrics: dict) -> dict:
+    """Reduce per-step metrics of a chunk (leading axis: steps) to one row."""
+    episodes = jnp.sum(metrics["episodes"])
+    safe = jnp.maximum(episodes, 1)
+    return {
+        "episodes": episodes,
+        "episode_return": jnp.where(episodes > 0, jnp.sum(metrics["return_sum"]) / safe, jnp.nan),
+        "episode_length": jnp.where(episodes > 0, jnp.sum(metrics["length_sum"]) / safe, jnp.nan),
+        "epsilon": metrics["epsilon"][-1],
+        "masked_frac": jnp.mean(metrics["masked_frac"]),
+        "critic_loss": jnp.nanmean(metrics["critic_loss"]),
+        "actor_loss": jnp.nanmean(metrics["actor_loss"]),
+        "q1": jnp.nanmean(metrics["q1"]),
+        "nonfinite": metrics["nonfinite"][-1],
+    }

@@ -1,0 +1,80 @@
+"""NumPy -> jnp: the mechanical rewrite, certification on rollouts, and the LLM path over the mock transport."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+import pytest
+from priors_testlib import CORPUS, Replay
+
+from camel_jax import specs
+from camel_jax.priors import allowlist, convert, translate
+from camel_jax.priors.errors import PriorError
+
+HOPPER = specs.load("hopper")
+BRANCHES = CORPUS / "numpy" / "hopper_pd_branches.py"
+LOOP_RETURN = CORPUS / "numpy" / "hopper_loop_return.py"
+
+
+def _run(source: str, obs: np.ndarray) -> np.ndarray:
+    """Our own test sources only: exec with the restricted namespace, in-process."""
+    return np.stack([np.asarray(allowlist.exec_policy(source)(o), np.float64) for o in obs])
+
+
+@pytest.mark.parametrize("body", [
+    ("    a = np.zeros(3)\n    if x > 0 and y < 0:\n        a[0] = x\n        a[1] += y\n    elif x < -1:\n"
+     "        a[2] = 1.0\n    else:\n        a[0] = -x\n    return np.clip(a, -1, 1)\n"),
+    ("    if x > 0.5:\n        return np.clip(np.ones(3) * y, -1, 1)\n    g = max(0.1, min(x, 0.9))\n"
+     "    return np.clip(np.array([g, -g, y if y > 0 else -y]), -1.0, 1.0)\n"),
+    ("    lo = 0.0 if 0 < x < 1 else -0.5\n    v = float(x) * 2\n    v -= not (y > 0)\n"
+     "    return np.clip(np.array([lo, v, math.tanh(y)]), -1, 1)\n"),
+])
+def test_mechanical_rewrite_matches_numpy(body):
+    source = f"import math\nimport numpy as np\n\ndef policy(obs):\n    x, y = obs[0], obs[1]\n{body}"
+    rewritten = convert.numpy_to_jnp(source)
+    assert "np." not in rewritten.replace("jnp.", "") and "math." not in rewritten
+    assert not any(isinstance(n, ast.If) for n in ast.walk(ast.parse(rewritten)))
+    obs = np.random.default_rng(0).uniform(-2, 2, (200, 11)).astype(np.float32)
+    np.testing.assert_allclose(_run(rewritten, obs), _run(source, obs), atol=1e-6)
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("    for i in range(3):\n        if obs[i] > 0:\n            return obs[:3]\n    return obs[:3]\n",
+     "`return` inside a `for`"),
+    ("    a = obs[:3]\n    a[0][0] = 1\n    return a\n", "only `name[index] = value`"),
+    ("    if obs[0] > 0:\n        for i in range(2):\n            pass\n    return obs[:3]\n", "`For` inside an `if`"),
+    ("    return np.clip(obs[:3], -1, 1, out=obs[:3])\n", "in-place `out=`"),
+    ("    return np.busday_count(obs)\n", "has no jax.numpy counterpart"),
+])
+def test_mechanical_rewrite_refuses_what_it_cannot_convert(body, reason):
+    with pytest.raises(PriorError, match="cannot convert mechanically") as e:
+        convert.numpy_to_jnp(f"import numpy as np\n\ndef policy(obs):\n{body}")
+    assert reason in str(e.value)
+
+
+def test_mechanical_translation_is_certified_on_10k_rollout_observations(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)  # the mechanical path needs no LLM
+    t = translate.translate(BRANCHES.read_text(), HOPPER)
+    assert t.method == "mechanical" and t.prompt == "" and t.samples == translate.SAMPLES >= 10_000
+    assert t.max_abs_diff <= translate.TOLERANCE and t.validation.startswith("valid:")
+
+
+def test_llm_translation_over_the_mock_transport(api_key):
+    replay = Replay("message_translation")
+    t = translate.translate(LOOP_RETURN.read_text(), HOPPER, client=replay.client())
+    assert t.method == "claude-sonnet-4-6" and t.prompt.startswith("priors/prompts/translate_numpy_v1.md sha256:")
+    assert t.max_abs_diff <= translate.TOLERANCE and t.samples >= 10_000
+    assert LOOP_RETURN.read_text().strip() in replay.bodies()[0]["messages"][0]["content"]
+
+
+def test_wrong_llm_translation_is_not_certified(api_key):
+    with pytest.raises(PriorError, match=r"not equivalent: max \|jnp - numpy\|") as e:
+        translate.translate(LOOP_RETURN.read_text(), HOPPER, client=Replay("message_translation_wrong").client(),
+                            samples=2000)
+    assert "mechanical conversion: line 7: cannot convert mechanically" in str(e.value)
+
+
+def test_no_llm_means_mechanical_only(monkeypatch):
+    with pytest.raises(PriorError, match="mechanical conversion failed: .*allow the LLM path"):
+        translate.translate(LOOP_RETURN.read_text(), HOPPER, use_llm=False, samples=2000)
