@@ -34,7 +34,7 @@ class Buffer:
 
 
 def init(capacity: int, obs_dim: int, act_dim: int) -> Buffer:
-    z = lambda *s: jnp.zeros((capacity, *s), jnp.float32)  # noqa: E731
+    z = lambda *s: jnp.zeros((capacity, *s), jnp.float32)
     data = Transition(z(obs_dim), z(act_dim), z(), z(obs_dim), z(), z())
     return Buffer(data=data, ptr=jnp.zeros((), jnp.int32), size=jnp.zeros((), jnp.int32))
 

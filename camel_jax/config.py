@@ -16,7 +16,6 @@ from camel_jax.td3 import Hyper
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    # task and prior
     env: str = "hopper"
     """task: hopper, walker2d or ant (a spec file in envs/)"""
     backend: str = "mjx"
@@ -25,25 +24,34 @@ class Config:
     """a prior file (priors/hopper.py), none (plain TD3), random (random box centres) or expert:RUN_DIR"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
-    # run length (env steps count transitions: iterations x num_envs)
     total_steps: int = 1_000_000
+    """env steps (transitions) per seed: vectorized steps x num_envs"""
     learning_starts: int = 25_000
     """uniform random actions inside the box (and no updates) before this many env steps"""
     num_envs: int = 1
+    """parallel envs per seed"""
     updates_per_step: int = 1
     """gradient updates per vectorized env step"""
-    # TD3 (CleanRL defaults)
     buffer_size: int = 1_000_000
+    """replay capacity (TD3 settings below are CleanRL's defaults)"""
     batch_size: int = 256
+    """transitions per gradient update"""
     learning_rate: float = 3e-4
+    """Adam step size of actor and critics"""
     gamma: float = 0.99
+    """discount"""
     tau: float = 0.005
+    """Polyak rate of the target networks"""
     exploration_noise: float = 0.1
+    """std of the Gaussian acting noise"""
     policy_noise: float = 0.2
+    """std of the target policy smoothing noise"""
     noise_clip: float = 0.5
+    """clip of the target policy smoothing noise"""
     policy_frequency: int = 2
+    """actor and targets are updated every this many critic updates"""
     hidden: tuple[int, ...] = (256, 256)
-    # CAMEL
+    """hidden layer sizes of actor and critics, e.g. --hidden 256,256"""
     delta: float = 0.3
     """half-width of the box around the prior's action (the paper's action-mapping width)"""
     min_width: float = 0.05
@@ -54,18 +62,21 @@ class Config:
     """epsilon falls linearly from eps0 to 0 at mask_fraction * total_steps"""
     masking_aware: bool = True
     """False: the paper's 'w/o MA EM' control (actor blind to the box, every episode masked)"""
-    # evaluation and logging
     eval_every: int = 10_000
+    """env steps between evaluations"""
     eval_episodes: int = 10
     """deterministic-actor episodes per evaluation, each reported unmasked and masked (0: no evaluation)"""
     log_every: int = 1_000
+    """env steps between metric rows (one compiled chunk on MJX)"""
     out: str = ""
     """run directory (default: runs/<env>_<prior>_<time>)"""
     overwrite: bool = False
+    """replace an existing run directory"""
     quiet: bool = False
+    """no progress lines"""
 
     def hyper(self) -> Hyper:
-        f = lambda v: jnp.asarray(v, jnp.float32)  # noqa: E731
+        f = lambda v: jnp.asarray(v, jnp.float32)
         return Hyper(gamma=f(self.gamma), tau=f(self.tau), exploration_noise=f(self.exploration_noise),
                      policy_noise=f(self.policy_noise), noise_clip=f(self.noise_clip), delta=f(self.delta),
                      min_width=f(self.min_width), eps0=f(self.eps0), mask_fraction=f(self.mask_fraction))
@@ -100,7 +111,7 @@ class Config:
         return json.dumps(dataclasses.asdict(self), indent=2)
 
     @classmethod
-    def from_json(cls, path: str | Path) -> "Config":
+    def from_json(cls, path: str | Path) -> Config:
         raw = json.loads(Path(path).read_text())
         for k in ("seeds", "hidden"):
             raw[k] = tuple(raw[k])

@@ -35,7 +35,7 @@ def train(config: Config) -> Path:
         tr = make_train(config, env, prior.fn)
         state = jax.jit(jax.vmap(tr.init))(keys, hyper)
         chunk = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2, donate_argnums=0)
-        get_learner = lambda: state.learner  # noqa: E731
+        get_learner = lambda: state.learner
     else:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
         tr = make_train(config, venv, prior.fn)
@@ -43,7 +43,7 @@ def train(config: Config) -> Path:
         env_state = venv.reset(int(config.seeds[0]))
         act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
         learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
-        get_learner = lambda: learner  # noqa: E731
+        get_learner = lambda: learner
 
     mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes) \
         if config.backend == "mjx" and config.eval_episodes else None

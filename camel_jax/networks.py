@@ -7,7 +7,7 @@ box, so it cannot know where the box is. `TwinCritic(obs, act) -> (q1, q2)`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import flax.linen as nn
 import jax

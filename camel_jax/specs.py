@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -80,7 +80,7 @@ def available() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in data_dir("envs").glob("*.toml")))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> TaskSpec:
     """Load the spec of task `name` (e.g. "hopper"). Unknown names raise ValueError listing the known ones."""
     path = data_dir("envs") / f"{name}.toml"

@@ -11,7 +11,7 @@ here rather than stored (see camel_jax/buffer.py). With no prior the box is alwa
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp

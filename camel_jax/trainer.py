@@ -13,7 +13,8 @@ branches real branches.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -110,8 +111,9 @@ def make_train(config: Config, env, prior: Callable | None) -> Train:
             return agent, jax.tree.map(jnp.nanmean, stats)
 
         no_stats = {"critic_loss": jnp.nan, "actor_loss": jnp.nan, "q1": jnp.nan}
-        # CleanRL updates once global_step > learning_starts.
-        agent, stats = jax.lax.cond(t > config.learning_starts, updates, lambda a: (a, no_stats), learner.agent)
+        # As CleanRL: random actions while global_step < learning_starts, updates once global_step > learning_starts
+        # (global_step = i * num_envs, the env steps taken before this iteration).
+        agent, stats = jax.lax.cond(i * n > config.learning_starts, updates, lambda a: (a, no_stats), learner.agent)
         ended = env_state.done > 0
         metrics = {
             **stats,

@@ -1,10 +1,10 @@
 # camel-jax prior
 # task: ant
-# model: hand-written from priors/prompts/locomotion_v1.md (no LLM service reachable from the build machines)
+# model: none: no LLM service is reachable from the build machines; hand-written from priors/prompts/locomotion_v1.md (a hand-designed trot gait) with its 8 gains tuned by random search in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: valid: (jit, vmap, finite, within [-1, 1] on 2000 rollout observations) via python -c "from camel_jax.priors.cli import main; main(['validate', '--env', 'ant', 'priors/ant.py'])" (the camel-jax console entry point was not wired yet)
-# return: 1627.4 ± 30.9 on Ant-v4 (gymnasium, seeds 0-9); forward 35.92 m, length 1000.0 (no falls); command: cd /work/main && /work/venvs/dev/bin/python /tmp/eval_prior.py priors/ant.py Ant-v4 10
+# validation: priors/ant.py: valid: (27,) -> (8,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/ant.py --env ant
+# return: 1627.4 +- 30.9 over 10 episodes on Ant-v4 (gymnasium, seeds 0-9); forward 35.92 m; falls 0/10; command: camel-jax priors evaluate priors/ant.py --env ant --backend gymnasium --episodes 10 --report priors/ant_evaluation_gymnasium.md --write-return
 # method: hand-designed gait (a trot driven by a joint-angle relaxation oscillator); its 8 gains tuned by a (1+1) random search in gymnasium Ant-v4 (about 400 evaluations of 2 episodes x 300 steps)
 
 import jax.numpy as jnp

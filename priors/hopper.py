@@ -1,10 +1,10 @@
 # camel-jax prior
 # task: hopper
-# model: none (no LLM service reachable from the build machines); not hand-written either: gains from random search, see method
+# model: none: no LLM service is reachable from the build machines; not written by an LLM and not hand-derived either: the prompt's policy form (jnp only, one policy(obs), clipped) with gains found by random search (ARS) in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: valid: (jit, vmap, finite, within [-1, 1] on 2000 rollout observations) via python -c "from camel_jax.priors.cli import main; main(['validate', '--env', 'hopper', 'priors/hopper.py'])" (the camel-jax console entry point was not wired yet)
-# return: 2401.4 ± 126.1 on Hopper-v4 (gymnasium, seeds 0-9); forward 11.39 m, length 977.8 (one fall, seed 0 at step 778); command: cd /work/main && /work/venvs/dev/bin/python /tmp/eval_prior.py priors/hopper.py Hopper-v4 10
+# validation: priors/hopper.py: valid: (11,) -> (3,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/hopper.py --env hopper
+# return: 2401.4 +- 126.1 over 10 episodes on Hopper-v4 (gymnasium, seeds 0-9); forward 11.39 m; falls 1/10 (seed 0 at step 778); command: camel-jax priors evaluate priors/hopper.py --env hopper --backend gymnasium --episodes 10 --report priors/hopper_evaluation_gymnasium.md --write-return
 # method: not hand-derived: linear state feedback whose 36 gains were found by ARS random search in gymnasium Hopper-v4 (about 1,150 episodes); the prompt's rules (jnp only, one policy(obs), clip) are followed
 
 import jax.numpy as jnp

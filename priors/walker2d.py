@@ -1,10 +1,10 @@
 # camel-jax prior
 # task: walker2d
-# model: none (no LLM service reachable from the build machines); not hand-written either: gains from random search, see method
+# model: none: no LLM service is reachable from the build machines; not written by an LLM and not hand-derived either: the prompt's policy form (jnp only, one policy(obs), clipped) with gains found by random search (ARS) in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: valid: (jit, vmap, finite, within [-1, 1] on 2000 rollout observations) via python -c "from camel_jax.priors.cli import main; main(['validate', '--env', 'walker2d', 'priors/walker2d.py'])" (the camel-jax console entry point was not wired yet)
-# return: 2647.0 ± 197.2 on Walker2d-v4 (gymnasium, seeds 0-9); forward 13.43 m, length 969.6 (one fall, seed 3 at step 696); command: cd /work/main && /work/venvs/dev/bin/python /tmp/eval_prior.py priors/walker2d.py Walker2d-v4 10
+# validation: priors/walker2d.py: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/walker2d.py --env walker2d
+# return: 2647.0 +- 197.2 over 10 episodes on Walker2d-v4 (gymnasium, seeds 0-9); forward 13.43 m; falls 1/10 (seed 3 at step 696); command: camel-jax priors evaluate priors/walker2d.py --env walker2d --backend gymnasium --episodes 10 --report priors/walker2d_evaluation_gymnasium.md --write-return
 # method: not hand-derived: linear state feedback whose 108 gains were found by ARS random search in gymnasium Walker2d-v4 (about 2,800 episodes); the prompt's rules (jnp only, one policy(obs), clip) are followed
 
 import jax.numpy as jnp

@@ -68,7 +68,7 @@ class AutoResetVecEnv:
 
         def with_resets(_):
             fresh = jax.vmap(self.env.reset)(reset_keys)
-            pick = lambda new, old: jnp.where(_expand(done > 0, old), new, old)  # noqa: E731
+            pick = lambda new, old: jnp.where(_expand(done > 0, old), new, old)
             return (jax.tree.map(pick, fresh.pipeline_state, data), pick(fresh.obs, inner.obs))
 
         # A real branch when unbatched over seeds (most steps reset nothing); a select under an outer vmap.

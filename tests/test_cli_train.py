@@ -1,0 +1,90 @@
+"""`camel-jax train` end to end on CPU (tiny budgets), and its one-line errors."""
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ["--total-steps", "600", "--learning-starts", "300", "--log-every", "300", "--eval-every", "600",
+        "--batch-size", "64", "--hidden", "32,32", "--quiet"]
+
+
+def camel(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=900)
+
+
+def _rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def gym_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "hopper_prior"
+    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/hopper.py", "--seeds", "0,1",
+              "--eval-episodes", "1", "--out", str(out), *TINY)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return out
+
+
+def test_gymnasium_run_with_a_prior_file_writes_a_complete_run_dir(gym_run):
+    config = json.loads((gym_run / "config.json").read_text())
+    assert config["prior"] == "priors/hopper.py" and config["seeds"] == [0, 1] and config["delta"] == 0.3
+    assert (ROOT / "priors/hopper.py").read_text() in (gym_run / "prior.txt").read_text()
+    metrics = _rows(gym_run / "metrics.csv")
+    assert [(r["step"], r["seed"]) for r in metrics] == [("300", "0"), ("300", "1"), ("600", "0"), ("600", "1")]
+    assert all(float(r["steps_per_s"]) > 0 for r in metrics)
+    assert float(metrics[0]["epsilon"]) == pytest.approx(1 - 300 / (0.5 * 600))
+    evals = _rows(gym_run / "eval.csv")
+    assert len(evals) == 2 and all(r["return_unmasked"] and r["return_masked"] for r in evals)
+    assert (gym_run / "actor.msgpack").stat().st_size > 1000
+
+
+def test_expert_masking_from_a_finished_run(gym_run, tmp_path):
+    out = tmp_path / "expert"
+    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", f"expert:{gym_run}", "--seeds", "3",
+              "--eval-episodes", "0", "--out", str(out), *TINY)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "expert: actor of run" in (out / "prior.txt").read_text()
+    assert len(_rows(out / "metrics.csv")) == 2
+
+
+def test_mjx_run_with_random_masking_and_vmapped_seeds(tmp_path):
+    out = tmp_path / "mjx"
+    r = camel("train", "--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs",
+              "4", "--eval-episodes", "0", "--out", str(out), *TINY)
+    assert r.returncode == 0, r.stderr[-2000:]
+    metrics = _rows(out / "metrics.csv")
+    assert len(metrics) == 4 and all(int(m["episodes"]) > 0 for m in metrics)  # random hopper episodes are short
+    assert metrics[0]["episode_return"] != metrics[1]["episode_return"]  # the two seeds differ
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--env", "cheetah"], "unknown task 'cheetah'"),
+    (["--backend", "brax"], "unknown backend 'brax'"),
+    (["--total-steps", "0"], "--total-steps must be positive"),
+    (["--learning-starts", "5000", "--total-steps", "1000"], "--learning-starts (5000) must be in"),
+    (["--prior", "tests/priors/corpus/bad/import_os.py"], "import"),
+    (["--prior", "no/such/prior.py"], "no/such/prior.py"),
+])
+def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, args, needle):
+    out = tmp_path / "run"
+    r = camel("train", "--out", str(out), *args)
+    assert r.returncode == 2, (r.returncode, r.stderr[-1000:])
+    lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in r.stderr, r.stderr
+    assert not out.exists()
+
+
+def test_existing_run_dir_is_refused_without_overwrite(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    r = camel("train", "--out", str(out))
+    assert r.returncode == 2 and "--overwrite" in r.stderr
+    assert (out / "keep.txt").read_text() == "x"
