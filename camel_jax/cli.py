@@ -1,13 +1,19 @@
-"""`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `priors ...`
-is the priors toolbox (camel_jax.priors.cli). Bad input gives one line naming the problem and the fix, exit 2."""
+"""`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `resume RUN_DIR`
+continues a run from its latest checkpoint; `priors ...` is the priors toolbox (camel_jax.priors.cli). Bad input
+gives one line naming the problem and the fix, exit 2."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from typing import Annotated
 
-USAGE = """usage: camel-jax {train,priors} ...
+import tyro
+
+USAGE = """usage: camel-jax {train,resume,priors} ...
 
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default)
+  resume    continue a killed or interrupted run from its latest checkpoint: camel-jax resume RUN_DIR
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
 """
 
@@ -24,13 +30,14 @@ def main(argv: list[str] | None = None) -> int:
         return priors_main(rest)
     if command == "train":
         return _train(rest)
-    print(f"camel-jax: unknown command '{command}'; use one of: train, priors (camel-jax --help)", file=sys.stderr)
+    if command == "resume":
+        return _resume(rest)
+    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, priors (camel-jax --help)",
+          file=sys.stderr)
     return 2
 
 
 def _train(argv: list[str]) -> int:
-    import tyro
-
     from camel_jax.config import Config
 
     config = tyro.cli(Config, args=_split_commas(argv), prog="camel-jax train",
@@ -42,6 +49,28 @@ def _train(argv: list[str]) -> int:
         train(config)
     except (ValueError, RuntimeError, FileExistsError, FileNotFoundError) as e:
         print(f"camel-jax train: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ResumeArgs:
+    run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
+    """the run directory to continue (its config.json and checkpoints/)"""
+    quiet: bool = False
+    """no progress lines (a run started with --quiet stays quiet)"""
+
+
+def _resume(argv: list[str]) -> int:
+    args = tyro.cli(ResumeArgs, args=argv, prog="camel-jax resume",
+                    description="Continue a run from its latest checkpoint to its --total-steps, with the config it "
+                                "was started with; metrics.csv and eval.csv are first cut back to the checkpoint.")
+    try:
+        from camel_jax.loop import resume
+
+        resume(args.run_dir, quiet=True if args.quiet else None)
+    except (ValueError, RuntimeError, FileExistsError, FileNotFoundError) as e:
+        print(f"camel-jax resume: {e}", file=sys.stderr)
         return 2
     return 0
 

@@ -68,10 +68,18 @@ class Config:
     """deterministic-actor episodes per evaluation, each reported unmasked and masked (0: no evaluation)"""
     log_every: int = 1_000
     """env steps between metric rows (one compiled chunk on MJX)"""
+    checkpoint_every: int = 50_000
+    """env steps between checkpoints of the complete training state in RUN_DIR/checkpoints/ (also a log step)"""
+    keep_checkpoints: int = 3
+    """how many of the latest checkpoints are kept"""
+    buffer_in_checkpoint: bool = True
+    """store the replay buffer in checkpoints (without it a resumed run starts with an empty buffer)"""
     out: str = ""
     """run directory (default: runs/<env>_<prior>_<time>)"""
     overwrite: bool = False
     """replace an existing run directory"""
+    mesh: str = ""
+    """spread the seed axis over devices, e.g. --mesh seeds=4 (seeds must be a multiple); "" = one device"""
     quiet: bool = False
     """no progress lines"""
 
@@ -94,7 +102,7 @@ class Config:
         if self.backend not in envs.BACKENDS:
             raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
         for name in ("total_steps", "num_envs", "updates_per_step", "batch_size", "buffer_size", "policy_frequency",
-                     "log_every"):
+                     "log_every", "checkpoint_every", "keep_checkpoints"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
         if not self.seeds:
@@ -104,6 +112,9 @@ class Config:
                              f"({self.total_steps})); lower it or train longer")
         if self.eval_every <= 0 or self.eval_episodes < 0:
             raise ValueError("--eval-every must be positive and --eval-episodes >= 0")
+        from camel_jax.sharding import parse_mesh
+
+        parse_mesh(self.mesh)
         if not 0 < self.min_width <= 2 or self.delta <= 0:
             raise ValueError("--delta must be positive and --min-width in (0, 2]")
 

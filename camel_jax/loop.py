@@ -1,7 +1,9 @@
-"""The thin host shell around the compiled trainer: chunks, logging, evaluation, the final actor.
+"""The thin host shell around the compiled trainer: chunks, logging, evaluation, checkpoints, the final actor.
 
 No training logic lives here. On MJX each chunk is one call of the jitted, seed-vmapped `run_chunk`. On gymnasium
 each env step is a call of the jitted `act`, the C MuJoCo step, and a call of the jitted `learn`.
+`resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/checkpoint.py) instead of the
+init: chunk lengths depend only on the iteration, so a resumed MJX run computes exactly what an uninterrupted one does.
 """
 
 from __future__ import annotations
@@ -14,53 +16,78 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax import envs, evaluate, runs
+from camel_jax.checkpoint import Checkpoints
 from camel_jax.config import Config
 from camel_jax.priors.baselines import resolve
+from camel_jax.sharding import parse_mesh, seed_mesh, shard_seeds
 from camel_jax.trainer import make_train, summarize
 
 
-def train(config: Config) -> Path:
+def resume(run_dir: str | Path, quiet: bool | None = None) -> Path:
+    """Continue the run in `run_dir` from its latest checkpoint to `total_steps` (from the start if it has none)."""
+    run_dir = Path(run_dir)
+    if not (run_dir / "config.json").is_file():
+        raise FileNotFoundError(f"{run_dir} has no config.json; point resume at a run directory made by camel-jax train")
+    try:
+        config = Config.from_json(run_dir / "config.json")
+    except (ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
+    if quiet is not None:
+        config = Config(**{**config.__dict__, "quiet": quiet})
+    return train(config, resume_dir=run_dir)
+
+
+def train(config: Config, resume_dir: Path | None = None) -> Path:
+    t_start = time.time()
     config.check()
     prior = resolve(config.prior, config.env)
-    run_dir = runs.create(config, prior.source, prior.sha256)
+    run_dir = Path(resume_dir) if resume_dir is not None else runs.create(config, prior.source, prior.sha256)
     seeds = len(config.seeds)
     hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (seeds,)), config.hyper())
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     log_iters = max(1, config.log_every // config.num_envs)
     eval_iters = max(1, config.eval_every // config.num_envs)
-    t0 = time.time()
+    ckpt_iters = max(1, config.checkpoint_every // config.num_envs)
 
     if config.backend == "mjx":
         env = envs.make(config.env, "mjx", config.num_envs)
         tr = make_train(config, env, prior.fn)
-        state = jax.jit(jax.vmap(tr.init))(keys, hyper)
+        init = jax.vmap(tr.init)  # state: TrainState (learner and MJX envs)
         chunk = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2, donate_argnums=0)
-        get_learner = lambda: state.learner
     else:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
         tr = make_train(config, venv, prior.fn)
-        learner = jax.jit(jax.vmap(tr.init_learner))(keys, hyper)
-        env_state = venv.reset(int(config.seeds[0]))
+        init = jax.vmap(tr.init_learner)  # state: Learner (the C MuJoCo envs are not checkpointed)
         act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
         learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
-        get_learner = lambda: learner
+
+    ckpt = Checkpoints(run_dir, config.keep_checkpoints, config.buffer_in_checkpoint)
+    restored = ckpt.restore(jax.eval_shape(init, keys, hyper)) if resume_dir is not None else None
+    state, meta = restored or (jax.jit(init)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
+    if parse_mesh(config.mesh):  # seeds spread over devices; the compiled chunks follow the placement
+        state = shard_seeds(state, seed_mesh(parse_mesh(config.mesh)["seeds"]))
+    i = meta["iteration"]
+    if resume_dir is not None:
+        runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
+    if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
+        env_state = venv.reset(int(config.seeds[0]) if i == 0 else (int(config.seeds[0]) + 7919 * i) % 2**31)
+    get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
     mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes) \
         if config.backend == "mjx" and config.eval_episodes else None
-    progress = Progress(config, t0)
-    i = 0
+    progress = Progress(config, t_start - meta["wall_s"], i * config.num_envs)
     while i < config.iterations:
-        length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters)
+        length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if config.backend == "mjx":
             state, row = chunk(state, i, length)
         else:
             rows = []
             for k in range(i, i + length):
                 obs = _split_seeds(env_state.obs, seeds)
-                key, action = act(learner, obs, k)
-                learner = learner.replace(key=key)
+                key, action = act(state, obs, k)
+                state = state.replace(key=key)
                 env_state = venv.step(env_state, np.asarray(action).reshape(seeds * config.num_envs, -1))
-                learner, m = learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
+                state, m = learn(state, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
                 rows.append(m)
             row = jax.vmap(summarize)(jax.tree.map(lambda *x: jnp.stack(x, 1), *rows))  # (seeds, steps) leaves
         i += length
@@ -68,7 +95,10 @@ def train(config: Config) -> Path:
         progress.log(run_dir, step, jax.device_get(row))
         if config.eval_episodes and (i % eval_iters == 0 or i == config.iterations):
             progress.log_eval(run_dir, step, _evaluate(config, tr, get_learner(), mjx_eval, step))
+        if i % ckpt_iters == 0 or i == config.iterations:
+            ckpt.save(i, step, state, time.time() - progress.t0)
 
+    ckpt.close()
     runs.save_actor(run_dir, get_learner().agent.actor)
     if config.backend == "gymnasium":
         venv.close()
@@ -95,8 +125,8 @@ def _split_seeds(x, seeds: int):
 class Progress:
     """Printing and CSV rows; one line per log step unless quiet."""
 
-    def __init__(self, config: Config, t0: float):
-        self.config, self.t0, self.last_t, self.last_step = config, t0, t0, 0
+    def __init__(self, config: Config, t0: float, start_step: int = 0):
+        self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
 
     def log(self, run_dir: Path, step: int, row: dict) -> None:
         now = time.time()

@@ -6,6 +6,7 @@ Layout of RUN_DIR:
   metrics.csv      one row per log step per seed
   eval.csv         one row per evaluation per seed (unmasked and masked)
   actor.msgpack    final actor parameters of every seed (leading axis: seed)
+  checkpoints/     the complete training state every `checkpoint_every` env steps, the last K (camel_jax/checkpoint.py)
 """
 
 from __future__ import annotations
@@ -54,6 +55,19 @@ def append(run_dir: Path, name: str, fields: tuple[str, ...], rows: list[dict]) 
         w = csv.DictWriter(f, fields)
         for row in rows:
             w.writerow({k: _fmt(row.get(k, "")) for k in fields})
+
+
+def truncate(run_dir: Path, step: int) -> None:
+    """Drop the CSV rows after env step `step` (a resume continues from there), each file replaced atomically."""
+    for name in ("metrics.csv", "eval.csv"):
+        path = run_dir / name
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        keep = rows[:1] + [r for r in rows[1:] if r and int(r[0]) <= step]
+        tmp = path.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="") as f:
+            csv.writer(f).writerows(keep)
+        tmp.replace(path)
 
 
 def _fmt(v):

@@ -1,8 +1,8 @@
 """A tiny brax-style env for trainer tests: a 2-D point that should move to a random goal.
 
 obs = (position, goal) in R^4, action in [-1, 1]^2, position += 0.25 * action, reward = -|position - goal|,
-25 steps per episode (then truncation). Compiles in a second, learns in a few thousand updates: random actions
-score about -17, the optimal policy about -3.
+25 steps per episode (then truncation). Compiles in a second, learns in a few thousand updates. Measured over 256
+episodes: uniform random actions score -30.7, standing still -26.5, moving straight to the goal -1.9.
 """
 
 import jax

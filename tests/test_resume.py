@@ -1,0 +1,146 @@
+"""Checkpoints and `camel-jax resume` (MJX, CPU): a training process killed with SIGKILL after its first checkpoint
+and then resumed ends exactly (bit for bit, tolerance 0) where an uninterrupted run of the same config ends: final
+actor, the complete final training state (critics, targets, optimizer states, RNG keys, replay buffer, MJX env
+states) and metrics.csv (all columns but the wall-clock ones). A damaged checkpoint is a one-line error, exit 2.
+
+The uninterrupted run and the resume run at the same time, after the killed run has compiled (and so cached, see
+conftest.py) the programs all three use."""
+
+import csv
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+
+from camel_jax import checkpoint, runs
+
+ROOT = Path(__file__).resolve().parents[1]
+CMD = [sys.executable, "-m", "camel_jax.cli"]
+TINY = ["--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs", "2",
+        "--total-steps", "1200", "--learning-starts", "200", "--log-every", "200", "--checkpoint-every", "400",
+        "--keep-checkpoints", "2", "--batch-size", "32", "--hidden", "32,32", "--eval-episodes", "0", "--quiet"]
+WALL_CLOCK = ("steps_per_s", "wall_s")
+
+
+def _start(*args, log: Path):
+    with open(log, "w") as f:  # a file, not a pipe: nobody reads the killed process's output
+        return subprocess.Popen([*CMD, *args], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+
+
+def _finish(proc, log: Path, timeout=600):
+    assert proc.wait(timeout=timeout) == 0, log.read_text()[-3000:]
+
+
+def _camel(*args, timeout=600):
+    return subprocess.run([*CMD, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def _rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    base = tmp_path_factory.mktemp("resume")
+    killed, whole = base / "killed", base / "whole"
+    proc = _start("train", *TINY, "--out", str(killed), log=base / "killed.log")
+    deadline = time.time() + 600
+    while not (killed / "checkpoints" / "400").is_dir():
+        assert proc.poll() is None, (base / "killed.log").read_text()[-3000:]
+        assert time.time() < deadline, "no checkpoint after 600 s"
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)  # at once: mid-chunk or mid-save of the next checkpoint
+    assert proc.wait() == -signal.SIGKILL
+    assert not (killed / "actor.msgpack").exists()
+    killed_at = max(int(r["step"]) for r in _rows(killed / "metrics.csv"))
+    uninterrupted = _start("train", *TINY, "--out", str(whole), log=base / "whole.log")
+    resumed = _start("resume", str(killed), "--quiet", log=base / "resume.log")
+    _finish(resumed, base / "resume.log")
+    _finish(uninterrupted, base / "whole.log")
+    return killed, whole, killed_at
+
+
+def test_killed_and_resumed_run_has_the_uninterrupted_parameters(pair):
+    resumed, whole, killed_at = pair
+    assert killed_at < 1200
+    _, a = runs.load_actor(resumed)
+    _, b = runs.load_actor(whole)
+    paths_a, leaves_a = zip(*jax.tree_util.tree_flatten_with_path(a)[0])
+    paths_b, leaves_b = zip(*jax.tree_util.tree_flatten_with_path(b)[0])
+    assert paths_a == paths_b
+    for path, x, y in zip(paths_a, leaves_a, leaves_b):
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=jax.tree_util.keystr(path))  # exact
+    assert (resumed / "actor.msgpack").read_bytes() == (whole / "actor.msgpack").read_bytes()
+
+
+def test_killed_and_resumed_run_has_the_uninterrupted_training_state(pair):
+    """The final checkpoints: critics, targets, both optimizer states, keys, buffer, env states, every leaf."""
+    resumed, whole, _ = pair
+    assert sorted(os.listdir(resumed / "checkpoints")) == sorted(os.listdir(whole / "checkpoints")) == ["1200", "800"]
+    a, meta_a = checkpoint.load(resumed)
+    b, meta_b = checkpoint.load(whole)
+    assert meta_a["iteration"] == meta_b["iteration"] == 600 and meta_a["checksum"] == meta_b["checksum"]
+    assert sorted(a) == sorted(b) and len(a) > 100
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k], err_msg=str(k))
+
+
+def test_killed_and_resumed_run_has_the_uninterrupted_metrics(pair):
+    resumed, whole, _ = pair
+    strip = lambda rows: [{k: v for k, v in r.items() if k not in WALL_CLOCK} for r in rows]
+    a, b = _rows(resumed / "metrics.csv"), _rows(whole / "metrics.csv")
+    assert [(r["step"], r["seed"]) for r in a] == [(str(s), str(seed)) for s in range(200, 1201, 200) for seed in (0, 1)]
+    assert strip(a) == strip(b)
+    assert (resumed / "eval.csv").read_text() == (whole / "eval.csv").read_text()
+
+
+def _flip_a_byte(step_dir: Path):
+    data = max((p for p in (step_dir / "state").rglob("*") if p.is_file()), key=lambda p: p.stat().st_size)
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 0x10
+    data.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("damage", [
+    _flip_a_byte,  # orbax reads it without complaint: caught by the checksum
+    lambda step_dir: [p.write_bytes(p.read_bytes()[:10]) for p in (step_dir / "state").rglob("*") if p.is_file()],
+], ids=["flipped-byte", "truncated-files"])
+def test_a_corrupt_checkpoint_is_one_line_exit_2_and_changes_nothing(pair, tmp_path, damage):
+    run = tmp_path / "run"
+    shutil.copytree(pair[1], run)
+    (run / "actor.msgpack").unlink()
+    damage(run / "checkpoints" / "1200")
+    before = {name: (run / name).read_bytes() for name in ("metrics.csv", "eval.csv")}
+    r = _camel("resume", str(run))
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "checkpoints/1200 is corrupt or incomplete" in lines[0] and "delete" in lines[0], lines[0]
+    assert {name: (run / name).read_bytes() for name in before} == before
+    assert not (run / "actor.msgpack").exists()
+
+
+def test_resume_after_the_last_checkpoint_only_writes_the_actor(pair, tmp_path):
+    """Killed after the final checkpoint but before actor.msgpack (or during a save: a leftover tmp directory)."""
+    run = tmp_path / "run"
+    shutil.copytree(pair[1], run)
+    (run / "actor.msgpack").unlink()
+    (run / "checkpoints" / "1600.orbax-checkpoint-tmp-1234567").mkdir()
+    r = _camel("resume", str(run), "--quiet")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (run / "actor.msgpack").read_bytes() == (pair[1] / "actor.msgpack").read_bytes()
+    assert sorted(os.listdir(run / "checkpoints")) == ["1200", "800"]
+    assert (run / "metrics.csv").read_text() == (pair[1] / "metrics.csv").read_text()
+
+
+def test_resume_of_a_directory_without_a_run_is_one_line_exit_2(tmp_path):
+    r = _camel("resume", str(tmp_path / "nothing"), timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "config.json" in r.stderr, r.stderr
