@@ -42,7 +42,7 @@ import numpy as np
 from camel_jax import buffer as replay
 from camel_jax import envs, td3
 from camel_jax.config import Config
-from camel_jax.loop import _split_seeds
+from camel_jax.loop import _split_seeds, gym_step
 from camel_jax.priors.baselines import resolve
 from camel_jax.trainer import make_train
 
@@ -172,13 +172,9 @@ def bench_gymnasium(args) -> tuple[dict, dict]:
     rows: list = []
     i = 0
 
-    def one_step():  # the body of loop.py's gymnasium loop, unchanged
+    def one_step():  # loop.py's gymnasium step itself
         nonlocal learner, env_state, i
-        obs = _split_seeds(env_state.obs, seeds)
-        key, action = act(learner, obs, i)
-        learner = learner.replace(key=key)
-        env_state = venv.step(env_state, np.asarray(action).reshape(seeds * config.num_envs, -1))
-        learner, m = learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), i)
+        learner, env_state, m = gym_step(act, learn, venv, learner, env_state, i, seeds)
         rows.append(m)
         i += 1
         return 1

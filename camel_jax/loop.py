@@ -83,11 +83,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         else:
             rows = []
             for k in range(i, i + length):
-                obs = _split_seeds(env_state.obs, seeds)
-                key, action = act(state, obs, k)
-                state = state.replace(key=key)
-                env_state = venv.step(env_state, np.asarray(action).reshape(seeds * config.num_envs, -1))
-                state, m = learn(state, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
+                state, env_state, m = gym_step(act, learn, venv, state, env_state, k, seeds)
                 rows.append(m)
             row = jax.vmap(summarize)(jax.tree.map(lambda *x: jnp.stack(x, 1), *rows))  # (seeds, steps) leaves
         i += length
@@ -116,6 +112,16 @@ def _evaluate(config: Config, tr, learner, mjx_eval, step: int) -> dict:
             mean, std = evaluate.gym_eval(tr, learner, config.env, config.eval_episodes, 10_000 + step, flag)
         out[f"return_{label}"], out[f"std_{label}"] = np.asarray(mean), np.asarray(std)
     return out
+
+
+def gym_step(act, learn, venv, learner, env_state, k: int, seeds: int):
+    """One host-driven step on the gymnasium backend: the jitted `act`, the C MuJoCo step, the jitted `learn`."""
+    obs = _split_seeds(env_state.obs, seeds)
+    key, action = act(learner, obs, k)
+    learner = learner.replace(key=key)
+    env_state = venv.step(env_state, np.asarray(action).reshape(venv.num_envs, -1))
+    learner, metrics = learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
+    return learner, env_state, metrics
 
 
 def _split_seeds(x, seeds: int):
