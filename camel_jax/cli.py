@@ -42,12 +42,12 @@ def _train(argv: list[str]) -> int:
 
     config = tyro.cli(Config, args=_split_commas(argv), prog="camel-jax train",
                       description="Train masking-aware TD3 (CAMEL) on MJX or gymnasium MuJoCo.")
+    from camel_jax.loop import train
+
     try:
         config.check()
-        from camel_jax.loop import train
-
         train(config)
-    except (ValueError, RuntimeError, FileExistsError, FileNotFoundError) as e:
+    except _user_errors() as e:
         print(f"camel-jax train: {e}", file=sys.stderr)
         return 2
     return 0
@@ -65,14 +65,22 @@ def _resume(argv: list[str]) -> int:
     args = tyro.cli(ResumeArgs, args=argv, prog="camel-jax resume",
                     description="Continue a run from its latest checkpoint to its --total-steps, with the config it "
                                 "was started with; metrics.csv and eval.csv are first cut back to the checkpoint.")
-    try:
-        from camel_jax.loop import resume
+    from camel_jax.loop import resume
 
+    try:
         resume(args.run_dir, quiet=True if args.quiet else None)
-    except (ValueError, RuntimeError, FileExistsError, FileNotFoundError) as e:
+    except _user_errors() as e:
         print(f"camel-jax resume: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    """Errors caused by the user's input or files: reported as one line (anything else keeps its traceback)."""
+    from camel_jax.checkpoint import CheckpointError
+    from camel_jax.priors.errors import SetupError
+
+    return (ValueError, FileExistsError, FileNotFoundError, SetupError, CheckpointError)
 
 
 def _split_commas(argv: list[str]) -> list[str]:
