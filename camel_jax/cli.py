@@ -45,8 +45,7 @@ def _train(argv: list[str]) -> int:
     from camel_jax.loop import train
 
     try:
-        config.check()
-        train(config)
+        train(config)  # checks the config first
     except _user_errors() as e:
         print(f"camel-jax train: {e}", file=sys.stderr)
         return 2

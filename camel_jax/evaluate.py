@@ -37,22 +37,27 @@ def make_mjx_eval(train: Train, env_name: str, episodes: int):
     return jax.jit(jax.vmap(one_seed, in_axes=(0, 0, None)))
 
 
-def gym_eval(train: Train, learner: Learner, env_name: str, episodes: int, seed: int, masked_flag: float):
-    """Per seed (leading axis of `learner`), `episodes` episodes on gymnasium's C MuJoCo task."""
-    seeds = jax.tree.leaves(learner.hyper)[0].shape[0]
+def make_gym_eval(train: Train, env_name: str, episodes: int, seeds: int):
+    """Per seed (leading axis of the learner), `episodes` episodes on gymnasium's C MuJoCo task.
+
+    The envs and the jitted actor are built once; returns `(evaluate(learner, seed, masked_flag), close)`.
+    """
     venv = envs.make(env_name, "gymnasium", num_envs=seeds * episodes)
     greedy = jax.jit(jax.vmap(train.greedy))
-    state = venv.reset(seed)
-    masked = jnp.full((seeds, episodes), masked_flag, jnp.float32)
-    first_return = np.full(seeds * episodes, np.nan)
-    for _ in range(venv.spec.episode_length):
-        obs = jnp.asarray(state.obs.reshape(seeds, episodes, -1))
-        action = np.asarray(greedy(learner, obs, masked)).reshape(seeds * episodes, -1)
-        state = venv.step(state, action)
-        ended = (state.done > 0) & np.isnan(first_return)
-        first_return[ended] = state.metrics["episode_return"][ended]
-        if not np.isnan(first_return).any():
-            break
-    venv.close()
-    returns = first_return.reshape(seeds, episodes)
-    return returns.mean(axis=1), returns.std(axis=1)
+
+    def run(learner: Learner, seed: int, masked_flag: float):
+        state = venv.reset(seed)
+        masked = jnp.full((seeds, episodes), masked_flag, jnp.float32)
+        first_return = np.full(seeds * episodes, np.nan)
+        for _ in range(venv.spec.episode_length):
+            obs = jnp.asarray(state.obs.reshape(seeds, episodes, -1))
+            action = np.asarray(greedy(learner, obs, masked)).reshape(seeds * episodes, -1)
+            state = venv.step(state, action)
+            ended = (state.done > 0) & np.isnan(first_return)
+            first_return[ended] = state.metrics["episode_return"][ended]
+            if not np.isnan(first_return).any():
+                break
+        returns = first_return.reshape(seeds, episodes)
+        return returns.mean(axis=1), returns.std(axis=1)
+
+    return run, venv.close

@@ -64,8 +64,9 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     ckpt = Checkpoints(run_dir, config.keep_checkpoints, config.buffer_in_checkpoint)
     restored = ckpt.restore(jax.eval_shape(init, keys, hyper)) if resume_dir is not None else None
     state, meta = restored or (jax.jit(init)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
-    if parse_mesh(config.mesh):  # seeds spread over devices; the compiled chunks follow the placement
-        state = shard_seeds(state, seed_mesh(parse_mesh(config.mesh)["seeds"]))
+    mesh = parse_mesh(config.mesh)
+    if mesh:  # seeds spread over devices; the compiled chunks follow the placement
+        state = shard_seeds(state, seed_mesh(mesh["seeds"]))
     i = meta["iteration"]
     if resume_dir is not None:
         runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
@@ -73,8 +74,11 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         env_state = venv.reset(int(config.seeds[0]) if i == 0 else (int(config.seeds[0]) + 7919 * i) % 2**31)
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
-    mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes) \
-        if config.backend == "mjx" and config.eval_episodes else None
+    mjx_eval = gym_eval = None
+    if config.eval_episodes and config.backend == "mjx":
+        mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes)
+    elif config.eval_episodes:
+        gym_eval, close_gym_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
     progress = Progress(config, t_start - meta["wall_s"], i * config.num_envs)
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
@@ -90,7 +94,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         step = i * config.num_envs
         progress.log(run_dir, step, jax.device_get(row))
         if config.eval_episodes and (i % eval_iters == 0 or i == config.iterations):
-            progress.log_eval(run_dir, step, _evaluate(config, tr, get_learner(), mjx_eval, step))
+            progress.log_eval(run_dir, step, _evaluate(config, get_learner(), mjx_eval, gym_eval, step))
         if i % ckpt_iters == 0 or i == config.iterations:
             ckpt.save(i, step, state, time.time() - progress.t0)
 
@@ -98,18 +102,20 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     runs.save_actor(run_dir, get_learner().agent.actor)
     if config.backend == "gymnasium":
         venv.close()
+    if gym_eval is not None:
+        close_gym_eval()
     progress.done(run_dir)
     return run_dir
 
 
-def _evaluate(config: Config, tr, learner, mjx_eval, step: int) -> dict:
+def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
     out = {}
     for label, flag in (("unmasked", 0.0), ("masked", 1.0)):
         if mjx_eval is not None:
             keys = jnp.stack([jax.random.PRNGKey(10_000 + s) for s in config.seeds])
             mean, std = jax.device_get(mjx_eval(learner, keys, flag))
         else:
-            mean, std = evaluate.gym_eval(tr, learner, config.env, config.eval_episodes, 10_000 + step, flag)
+            mean, std = gym_eval(learner, 10_000 + step, flag)
         out[f"return_{label}"], out[f"std_{label}"] = np.asarray(mean), np.asarray(std)
     return out
 
