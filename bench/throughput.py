@@ -1,25 +1,32 @@
 #!/usr/bin/env python
 """Throughput of the camel-jax trainer, in one run, against baselines measured in the same run.
 
-  (a) gymnasium backend at CleanRL-equivalent settings (Hopper, one env, one update per env step, batch 256,
-      256-256 nets, policy_frequency 2, learning already started): env steps/s of the host loop, driven exactly as
-      `camel_jax.loop.train` drives it (the same `jax.jit(jax.vmap(tr.act))` / `jax.jit(jax.vmap(tr.learn),
-      donate_argnums=0)` around `make_train`'s pure functions), plus a per-step breakdown (act, C MuJoCo step,
-      learn) and the C MuJoCo env alone with random actions.
-  (b) the update-only ceiling: the same `learn` (insert + sample + one TD3 update) scanned inside one compiled
+  (a) CleanRL's own td3_continuous_action_jax.py (given a checkout with --cleanrl and its venv's python with
+      --cleanrl-python), run unchanged twice, before and after the other items: its steady env steps/s after
+      learning starts, read from its own SPS lines. The ratios below are to (a) when it ran, else to (b).
+  (b) camel-jax's gymnasium backend at CleanRL-equivalent settings (Hopper, one env, one update per env step,
+      batch 256, 256-256 nets, policy_frequency 2, learning already started): env steps/s of the host loop, driven
+      exactly as `camel_jax.loop.train` drives it (the same `jax.jit(jax.vmap(tr.act))` /
+      `jax.jit(jax.vmap(tr.learn), donate_argnums=0)` around `make_train`'s pure functions), plus a per-step
+      breakdown (act, C MuJoCo step, learn) and the C MuJoCo env alone with random actions.
+  (c) the update-only ceiling: the same `learn` (insert + sample + one TD3 update) scanned inside one compiled
       program on a fixed transition (no env, no host), and a bare `lax.scan` of `td3.update` on batches sampled
-      from the buffer filled in (a); the ratios (a)/(b).
-  (c) MJX backend: env steps/s of the fused training step (`run_chunk`, jitted and seed-vmapped as in loop.py) at
+      from the buffer filled in (b); the ratios (b)/(c).
+  (d) MJX backend: env steps/s of the fused training step (`run_chunk`, jitted and seed-vmapped as in loop.py) at
       several `num_envs` with `updates_per_step=1`, beside the MJX env alone (a scan of the vectorized env step with
       random actions, no learning) at the same `num_envs`.
-  (d) 1, 2, 4 seeds vmapped through the gymnasium-path `learn` (host-called per step, no env): transitions/s in
+  (e) 1, 2, 4, 8 seeds vmapped through the gymnasium-path `learn` (host-called per step, no env): transitions/s in
       total and the ratio to one seed.
+  (f) MJX `run_chunk` with 4 seeds sharded over a 4-device CPU mesh (--mesh seeds=4) against the same 4 seeds on
+      one device, in a subprocess with XLA_FLAGS=--xla_force_host_platform_device_count=4 (bench/mesh_throughput.py).
+      The 4 CPU "devices" share the machine's cores: this prices the mesh machinery, it is not a speed-up.
 
 Every item is compiled (and warmed up) before it is timed; "compile_s" is the first call minus one steady call.
 Each item is timed over several repetitions of about `--rep-seconds` each; the median is reported with min and max.
 "cores_used" is process CPU time / wall time during the timed repetitions (how many cores XLA actually kept busy).
 
     python bench/throughput.py --out bench/results/throughput_cpu.json   # writes the .json and a .md beside it
+    python bench/throughput.py --cleanrl ~/cleanrl --cleanrl-python ~/venvs/cleanrl/bin/python --out ...  # with (a)
     python bench/throughput.py --quick --out /tmp/t.json                  # smoke test (seconds, not minutes)
 """
 
@@ -31,6 +38,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -307,6 +315,35 @@ def bench_gymnasium(args) -> tuple[dict, dict]:
     return a, b
 
 
+def bench_cleanrl(args) -> dict | None:
+    """(a) CleanRL's td3_continuous_action_jax.py on the same task, run unchanged from --cleanrl with --cleanrl-python,
+    twice (before and after our items, to bracket load changes). Its steady env steps/s after learning starts come
+    from its own SPS lines (bench/cleanrl_reference.py)."""
+    if not args.cleanrl:
+        return None
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cleanrl_reference import run_seed
+
+    script = Path(args.cleanrl) / "cleanrl" / "td3_continuous_action_jax.py"
+    if not script.is_file():
+        raise SystemExit(f"throughput: no CleanRL script at {script}; pass --cleanrl DIR (a checkout of "
+                         "github.com/vwxyzjn/cleanrl)")
+    env_id = {"hopper": "Hopper-v4", "walker2d": "Walker2d-v4", "ant": "Ant-v4"}[args.env]
+    workdir = Path(os.environ.get("TMPDIR", "/tmp")) / f"throughput_cleanrl_{os.getpid()}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    log(f"(a) CleanRL: {args.cleanrl_steps:,} steps ...")
+    cpu0 = _cpu_children_s()
+    _, timing = run_seed(args.cleanrl_python, script, Path(args.cleanrl), env_id, 1, args.cleanrl_steps,
+                         args.learning_starts, workdir)
+    timing["cores_used"] = (_cpu_children_s() - cpu0) / timing["wall_s"]
+    return timing
+
+
+def _cpu_children_s() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 def bench_mjx(args, num_envs: int) -> dict:
     """(c) run_chunk as loop.py compiles it (jit, vmap over 1 seed, donated state), and the env alone; interleaved."""
     config = base_config(args, backend="mjx", seeds=(0,), num_envs=num_envs, learning_starts=0)
@@ -361,6 +398,21 @@ def bench_mjx(args, num_envs: int) -> dict:
             "env_only_steps_per_s": env_only,
             "ms_per_iteration": {"train": 1e3 * num_envs / train["median"],
                                  "env_only": 1e3 * num_envs / env_only["median"]}}
+
+
+def bench_mesh(args) -> dict | None:
+    """(f) bench/mesh_throughput.py in its own process: XLA's CPU device count is fixed when jax starts."""
+    if not args.mesh_devices:
+        return None
+    out = Path(args.out).with_suffix(".mesh.json")
+    cmd = [sys.executable, str(Path(__file__).with_name("mesh_throughput.py")), "--devices", str(args.mesh_devices),
+           "--seeds", str(args.mesh_devices), "--num-envs", str(args.mesh_num_envs), "--chunk", str(args.mesh_chunk),
+           "--env", args.env, "--reps", str(args.mjx_reps), "--rep-seconds", str(args.rep_seconds), "--out", str(out)]
+    log(f"(f) {args.mesh_devices} seeds over a {args.mesh_devices}-device CPU mesh: {' '.join(cmd[1:])}")
+    subprocess.run(cmd, check=True)
+    res = json.loads(out.read_text())
+    out.unlink()
+    return res
 
 
 def bench_seeds(args) -> list[dict]:
@@ -434,41 +486,59 @@ def markdown(res: dict) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     row = lambda *c: lines.append("| " + " | ".join(str(x) for x in c) + " |")
+    cl = res.get("cleanrl")
+    ours = base
+    if cl:  # ratios to CleanRL's script (a); without a checkout, to our gymnasium trainer (b)
+        base, ref, own_ratio = cl["steps_per_s"]["median"], "(a)", f"{ours / cl['steps_per_s']['median']:.2f}x (a)"
+        runs = cl["runs"]
+        row("(a) CleanRL td3_continuous_action_jax.py", f"{runs[0]['command'].split('--env-id ')[1].split()[0]}, "
+            f"its defaults, {len(runs)} runs bracketing the others", rate_cell(cl["steps_per_s"]),
+            "env steps/s (steady, after learning starts)", "1.00 (baseline)", "",
+            " / ".join(f"{r['cores_used']:.2f}" for r in runs))
+    else:
+        ref, own_ratio = "(b)", "1.00 (baseline)"
     s = a["settings"]
     setting = (f"{s['env']}, 1 env, 1 update/step, batch {s['batch_size']}, {'-'.join(map(str, s['hidden']))}, "
                f"pf {s['policy_frequency']}")
-    row("(a) gymnasium trainer (loop.py host loop)", setting, rate_cell(a["env_steps_per_s"]), "env steps/s",
-        "1.00 (baseline)", f"act {a['compile_s']['act']:.1f}, learn {a['compile_s']['learn']:.1f}",
+    row("(b) camel-jax, gymnasium backend (loop.py host loop)", setting, rate_cell(a["env_steps_per_s"]), "env steps/s",
+        own_ratio, f"act {a['compile_s']['act']:.1f}, learn {a['compile_s']['learn']:.1f}",
         f"{a['env_steps_per_s']['cores_used']:.2f}")
     bd = a["breakdown_ms_per_step"]
-    row("(a) per-step breakdown (synced)", "median ms: act / C MuJoCo step / learn",
+    row("(b) per-step breakdown (synced)", "median ms: act / C MuJoCo step / learn",
         f"{bd['act_ms']:.2f} / {bd['env_ms']:.2f} / {bd['learn_ms']:.2f}", "ms", "", "", "")
-    row("(a) C MuJoCo env alone (GymVecEnv, random actions)", f"{s['env']}, 1 env",
+    row("(b) C MuJoCo env alone (GymVecEnv, random actions)", f"{s['env']}, 1 env",
         rate_cell(a["gym_env_only_steps_per_s"]), "env steps/s",
-        f"{a['gym_env_only_steps_per_s']['median'] / base:.1f}x", "", f"{a['gym_env_only_steps_per_s']['cores_used']:.2f}")
-    row("(b) ceiling: `learn` scanned, no env", f"scan of {b['scan_length']}, fixed transition",
-        rate_cell(b["learn_scanned"]), "updates/s", f"(a)/(b) = {b['ratio_a_over_learn_scanned']:.2f}",
+        f"{a['gym_env_only_steps_per_s']['median'] / ours:.1f}x (b)", "", f"{a['gym_env_only_steps_per_s']['cores_used']:.2f}")
+    row("(c) ceiling: `learn` scanned, no env", f"scan of {b['scan_length']}, fixed transition",
+        rate_cell(b["learn_scanned"]), "updates/s", f"(b)/(c) = {b['ratio_a_over_learn_scanned']:.2f}",
         f"{b['learn_scanned']['compile_s']:.1f}", f"{b['learn_scanned']['cores_used']:.2f}")
-    row("(b) ceiling: `td3.update` scanned", f"scan of {b['scan_length']}, batches from the filled buffer",
-        rate_cell(b["update_scanned"]), "updates/s", f"(a)/(b) = {b['ratio_a_over_update_scanned']:.2f}",
+    row("(c) ceiling: `td3.update` scanned", f"scan of {b['scan_length']}, batches from the filled buffer",
+        rate_cell(b["update_scanned"]), "updates/s", f"(b)/(c) = {b['ratio_a_over_update_scanned']:.2f}",
         f"{b['update_scanned']['compile_s']:.1f}", f"{b['update_scanned']['cores_used']:.2f}")
     for c in res["c_mjx"]:
         t, e = c["train_env_steps_per_s"], c["env_only_steps_per_s"]
-        row(f"(c) MJX `run_chunk`, num_envs={c['num_envs']}", f"1 update/step, chunk {c['chunk_length']}",
-            rate_cell(t), "env steps/s", f"{t['median'] / base:.2f}x (a); {fmt(c['train_updates_per_s'])} updates/s",
+        row(f"(d) MJX `run_chunk`, num_envs={c['num_envs']}", f"1 update/step, chunk {c['chunk_length']}",
+            rate_cell(t), "env steps/s", f"{t['median'] / base:.2f}x {ref}; {fmt(c['train_updates_per_s'])} updates/s",
             f"{t['compile_s']:.1f} (+ init {t['init_compile_s']:.1f})", f"{t['cores_used']:.2f}")
-        row(f"(c) MJX env only, num_envs={c['num_envs']}", f"random actions, scan {c['env_scan_length']}",
+        row(f"(d) MJX env only, num_envs={c['num_envs']}", f"random actions, scan {c['env_scan_length']}",
             rate_cell(e), "env steps/s", f"train/env-only = {t['median'] / e['median']:.2f}",
             f"{e['compile_s']:.1f}", f"{e['cores_used']:.2f}")
     one = res["d_seeds"][0]["transitions_per_s"]["median"]
     for d in res["d_seeds"]:
         r = d["transitions_per_s"]
-        row(f"(d) vmapped `learn`, {d['seeds']} seed(s)", "host-called per step, no env", rate_cell(r),
+        row(f"(e) vmapped `learn`, {d['seeds']} seed(s)", "host-called per step, no env", rate_cell(r),
             "transitions/s (all seeds)", f"{r['median'] / one:.2f}x 1 seed", f"{r['compile_s']:.1f}",
+            f"{r['cores_used']:.2f}")
+    f = res.get("f_mesh")
+    for name, label in (("one_device", "1 device"), ("mesh", f"{len(f['devices'])}-device CPU mesh")) if f else ():
+        r = f["env_steps_per_s"][name]
+        ratio = "1.00" if name == "one_device" else f"{f['ratio_mesh_to_one_device']:.2f}x 1 device (shared cores)"
+        row(f"(f) MJX `run_chunk`, {f['seeds']} seeds, {label}", f"num_envs={f['num_envs']}, 1 update/step, chunk "
+            f"{f['chunk_length']}", rate_cell(r), "env steps/s (all seeds)", ratio, f"{r['compile_s']:.1f}",
             f"{r['cores_used']:.2f}")
     lines += ["", "MJX per vectorized iteration (ms): " + "; ".join(
         f"num_envs={c['num_envs']}: train {c['ms_per_iteration']['train']:.1f}, env only "
-        f"{c['ms_per_iteration']['env_only']:.1f}, one update (b, td3.update scanned) "
+        f"{c['ms_per_iteration']['env_only']:.1f}, one update (c, td3.update scanned) "
         f"{1e3 / b['update_scanned']['median']:.1f}" for c in res["c_mjx"])]
     return "\n".join(lines) + "\n"
 
@@ -481,25 +551,36 @@ def parse_args(argv=None):
     p.add_argument("--out", default="bench/results/throughput_cpu.json", help="JSON path; the .md goes beside it")
     p.add_argument("--env", default="hopper")
     p.add_argument("--mjx-num-envs", default=None, help="comma list (default 1,16,128; --quick: 1)")
-    p.add_argument("--seeds", default=None, help="comma list of seed counts for (d) (default 1,2,4; --quick: 1,2); "
+    p.add_argument("--seeds", default=None, help="comma list of seed counts for (e) (default 1,2,4,8; --quick: 1,2); "
                    "1 is always included")
+    p.add_argument("--cleanrl", default=os.environ.get("CLEANRL_DIR", ""),
+                   help="a checkout of github.com/vwxyzjn/cleanrl (or $CLEANRL_DIR): adds item (a), its TD3 script")
+    p.add_argument("--cleanrl-python", default=sys.executable,
+                   help="interpreter of a venv with CleanRL's requirements (gymnasium 0.29.1, mujoco<3.2, torch, ...)")
     p.add_argument("--render", metavar="JSON", help="only rewrite the .md beside an existing JSON result, then exit")
     p.add_argument("--reps", type=int, default=None)
     p.add_argument("--rep-seconds", type=float, default=None)
+    p.add_argument("--mesh-devices", type=int, default=None,
+                   help="(f): CPU devices (and seeds) of the mesh item (default 4; --quick: 0, skipped); 0 skips")
+    p.add_argument("--mesh-num-envs", type=int, default=None, help="(f): num_envs per seed (default 16; --quick: 1)")
     args = p.parse_args(argv)
     q = args.quick
     args.mjx_num_envs = [int(x) for x in (args.mjx_num_envs or ("1" if q else "1,16,128")).split(",") if x]
-    args.seed_counts = [int(x) for x in (args.seeds or ("1,2" if q else "1,2,4")).split(",") if x]
+    args.seed_counts = [int(x) for x in (args.seeds or ("1,2" if q else "1,2,4,8")).split(",") if x]
     args.seed_counts = [1, *(n for n in args.seed_counts if n != 1)]  # the ratios are to 1 seed
     args.reps = args.reps or (2 if q else 5)
     args.mjx_reps = args.reps if q else max(3, args.reps - 2)
     args.rep_seconds = args.rep_seconds or (0.3 if q else 2.0)
     args.learning_starts = 64 if q else 1000
+    args.cleanrl_steps = 1_500 if q else 6_000
     args.warmup_steps = 5 if q else 50
     args.breakdown_steps = 20 if q else 200
     args.scan_length = 10 if q else 100
     args.mjx_chunk = {} if not q else {1: 4}
     args.mjx_chunk_default = 64
+    args.mesh_devices = (0 if q else 4) if args.mesh_devices is None else args.mesh_devices
+    args.mesh_num_envs = args.mesh_num_envs or (1 if q else 16)
+    args.mesh_chunk = 4 if q else 16
     return args
 
 
@@ -515,9 +596,16 @@ def main(argv=None) -> dict:
            "quick": args.quick, "machine": machine_info()}
     log(f"machine: {res['machine']['cpu_model']}, {res['machine']['cpus_usable']} cores, "
         f"{res['machine']['devices']}")
+    first = bench_cleanrl(args)
     res["a_gymnasium"], res["b_update_only"] = bench_gymnasium(args)
     res["c_mjx"] = [bench_mjx(args, n) for n in args.mjx_num_envs]
     res["d_seeds"] = bench_seeds(args)
+    res["f_mesh"] = bench_mesh(args)
+    if first is not None:
+        runs = [first, bench_cleanrl(args)]
+        rates = [r["steady_steps_per_s"] for r in runs]
+        res["cleanrl"] = {"runs": runs, "steps_per_s": {"median": statistics.median(rates), "min": min(rates),
+                                                        "max": max(rates)}}
     res["loadavg_end"] = list(os.getloadavg())
     res["total_wall_s"] = time.perf_counter() - t_start
 

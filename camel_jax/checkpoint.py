@@ -13,7 +13,11 @@ fingerprint of the tree's structure.
 - Leaves that orbax cannot store (zero-size arrays) and, with `--no-buffer-in-checkpoint`, the replay buffer are not
   written; at restore they are zeros, i.e. an empty buffer (`buffer.init` is all zeros).
 - Restore compares the checksum and the structure fingerprint, so a corrupt, truncated or foreign checkpoint is a
-  one-line `CheckpointError` naming the directory and the fix.
+  one-line `CheckpointError` naming the directory and the fix. The checksum hashes per-leaf digests computed on the
+  devices (integer sums, so they do not depend on the mesh or the process count).
+- Sharded state (camel_jax/sharding.py): restore takes the target shardings and orbax reads each array straight
+  into its shards. Over several processes (jax.distributed) each process hands orbax its own shards (copied on its
+  devices instead of to the host) and orbax writes them cooperatively into one checkpoint.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-FORMAT = 1
+from camel_jax import distributed
+
+FORMAT = 2  # 1: host checksum of the saved bytes (still read in a single process)
 
 
 class CheckpointError(RuntimeError):
@@ -58,21 +64,27 @@ class Checkpoints:
     def save(self, iteration: int, step: int, state, wall_s: float) -> None:
         leaves, _ = jax.tree_util.tree_flatten_with_path(state)
         stored = [k for k, (path, leaf) in enumerate(leaves) if self._stored(path, leaf)]
-        # Own host copies: on CPU a device_get may be a view of a buffer that the next chunk donates.
-        host = {f"{k:04d}": np.array(leaves[k][1], copy=True) for k in stored}
+        arrays = {f"{k:04d}": leaves[k][1] for k in stored}
+        # Own copies: on CPU a device_get may be a view of a buffer that the next chunk donates. On the host when
+        # this process holds whole arrays; else (several processes) its shards, copied on its devices.
+        if all(getattr(x, "is_fully_addressable", True) for x in arrays.values()):
+            owned = {name: np.array(x, copy=True) for name, x in arrays.items()}
+        else:
+            owned = dict(zip(arrays, _copy(list(arrays.values()))))
         meta = {"format": FORMAT, "iteration": int(iteration), "step": int(step), "wall_s": float(wall_s),
                 "buffer": self.buffer, "stored": stored, "structure": _fingerprint(leaves),
-                "checksum": _checksum(host)}
+                "checksum": _checksum(arrays)}
         ocp = self._ocp
-        self.manager.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(host),
+        self.manager.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(owned),
                                                         meta=ocp.args.JsonSave(meta)))
 
     def latest_step(self) -> int | None:
         return self.manager.latest_step()
 
-    def restore(self, template):
+    def restore(self, template, shardings=None):
         """(state, meta) of the latest checkpoint, or None when there is none. `template`: the state's pytree of
-        `jax.ShapeDtypeStruct` (e.g. from `jax.eval_shape` of the init)."""
+        `jax.ShapeDtypeStruct` (e.g. from `jax.eval_shape` of the init); `shardings`: the same pytree of
+        `NamedSharding` (sharding.state_shardings) to restore straight onto the mesh, None for the default device."""
         step = self.manager.latest_step()
         if step is None:
             return None
@@ -80,30 +92,38 @@ class Checkpoints:
         fix = f"delete {where} and resume again " + (
             "to continue from the previous checkpoint" if len(self.manager.all_steps()) > 1 else "to start over")
         leaves, treedef = jax.tree_util.tree_flatten_with_path(template)
+        targets = [None] * len(leaves) if shardings is None else jax.tree.leaves(shardings)
         try:
             with _quiet():
-                meta, host = self._read(step, leaves)
+                meta, arrays = self._read(step, leaves, targets)
         except CheckpointError as e:
             raise CheckpointError(f"checkpoint {where} {e}") from None
         except Exception as e:  # noqa: BLE001 - whatever orbax or tensorstore raise on damaged files
             raise CheckpointError(f"checkpoint {where} is corrupt or incomplete ({_first_line(e)}); {fix}") from None
-        out = [jnp.asarray(host[f"{k:04d}"]) if f"{k:04d}" in host else jnp.zeros(leaf.shape, leaf.dtype)
-               for k, (_, leaf) in enumerate(leaves)]
+        out = [arrays[f"{k:04d}"] if f"{k:04d}" in arrays else _zeros(leaf, target)
+               for k, ((_, leaf), target) in enumerate(zip(leaves, targets))]
         return jax.tree_util.tree_unflatten(treedef, out), meta
 
-    def _read(self, step: int, leaves):
+    def _read(self, step: int, leaves, targets):
         ocp = self._ocp
         meta = self.manager.restore(step, args=ocp.args.Composite(meta=ocp.args.JsonRestore())).meta
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        if not isinstance(meta, dict) or meta.get("format") not in (1, FORMAT):
             raise ValueError("no valid metadata record")
+        if meta["format"] == 1 and jax.process_count() > 1:
+            raise CheckpointError("was written by an older camel-jax; resume it once in a single process")
         if meta["structure"] != _fingerprint(leaves):
             raise CheckpointError("does not match this run's training state (written by another camel-jax version "
                                   "or config); start the run again with camel-jax train --overwrite")
-        abstract = {f"{k:04d}": jax.ShapeDtypeStruct(leaves[k][1].shape, leaves[k][1].dtype) for k in meta["stored"]}
-        host = self.manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract))).state
-        if _checksum(host) != meta["checksum"]:
+        one = jax.sharding.SingleDeviceSharding(jax.local_devices()[0])  # no mesh: whatever mesh wrote it
+        abstract = {f"{k:04d}": jax.ShapeDtypeStruct(leaves[k][1].shape, leaves[k][1].dtype,
+                                                     sharding=one if targets[k] is None else targets[k])
+                    for k in meta["stored"]}
+        restored = self.manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract))).state
+        arrays = dict(restored)
+        checksum = _host_checksum(restored) if meta["format"] == 1 else _checksum(arrays)
+        if checksum != meta["checksum"]:
             raise ValueError("checksum mismatch")
-        return meta, host
+        return meta, arrays
 
     def close(self) -> None:
         """Wait for the last asynchronous save to be complete on disk."""
@@ -119,13 +139,17 @@ class Checkpoints:
 
 def load(run_dir: str | Path, step: int | None = None) -> tuple[dict, dict]:
     """The stored leaves ({index: array}) and the metadata record of a checkpoint (latest by default), without
-    a template: for inspection and tests."""
+    a template, read whole into this process whatever mesh wrote it: for inspection and tests."""
     import orbax.checkpoint as ocp
 
-    with ocp.CheckpointManager(directory(run_dir), item_names=("state", "meta"),
+    handlers = {"state": ocp.StandardCheckpointHandler(), "meta": ocp.JsonCheckpointHandler()}
+    with ocp.CheckpointManager(directory(run_dir), item_handlers=handlers,
                                options=ocp.CheckpointManagerOptions(create=False)) as manager:
         step = manager.latest_step() if step is None else step
-        restored = manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(),
+        one = jax.sharding.SingleDeviceSharding(jax.local_devices()[0])
+        abstract = {name: jax.ShapeDtypeStruct(m.shape, m.dtype, sharding=one)
+                    for name, m in manager.item_metadata(step)["state"].items()}
+        restored = manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract),
                                                                  meta=ocp.args.JsonRestore()))
     return {int(k): np.asarray(v) for k, v in restored.state.items()}, restored.meta
 
@@ -143,7 +167,56 @@ def _quiet():
         logger.setLevel(level)
 
 
-def _checksum(host: dict) -> str:
+def _zeros(leaf, sharding):
+    """Zeros of a leaf that was not stored, made directly in its shards."""
+    make = lambda: jnp.zeros(leaf.shape, leaf.dtype)
+    return make() if sharding is None else jax.jit(make, out_shardings=sharding)()
+
+
+_copy = jax.jit(lambda arrays: [jnp.copy(x) for x in arrays])  # same shardings, new device buffers
+
+
+def _checksum(arrays: dict) -> str:
+    """Hash of the leaves' names, dtypes, shapes and device digests (`_digest`); every process gets the same."""
+    names = sorted(arrays)
+    digests = distributed.to_host(distributed.aligned(_digests, [arrays[name] for name in names])) if names else []
+    h = hashlib.blake2b(digest_size=16)
+    for name, d in zip(names, digests):
+        x = arrays[name]
+        h.update(f"{name}:{np.dtype(x.dtype).str}:{tuple(x.shape)}:{int(d[0]):08x}{int(d[1]):08x};".encode())
+    return h.hexdigest()
+
+
+@jax.jit
+def _digests(arrays: list) -> jax.Array:
+    return jnp.stack([_digest(x) for x in arrays])
+
+
+def _digest(x) -> jax.Array:
+    """Two 32-bit sums of the leaf's bits weighted by position. Integer sums do not depend on how the array is cut
+    into shards or in which order partial sums meet, so any mesh and process count gives the same digest; the first
+    sum's weights are odd, so changing any one element always changes it."""
+    u = _bits(x)
+    index, stride = jnp.zeros(u.shape, jnp.uint32), 1
+    for d in reversed(range(u.ndim)):
+        index = index + jax.lax.broadcasted_iota(jnp.uint32, u.shape, d) * jnp.uint32(stride % 2**32)
+        stride *= u.shape[d]
+    first = jnp.sum(u * ((index * 2 + 1) * jnp.uint32(0x9E3779B1)), dtype=jnp.uint32)
+    mixed = (u ^ (u >> 16)) * jnp.uint32(0x85EBCA6B) + index
+    return jnp.stack([first, jnp.sum(mixed ^ (mixed >> 13), dtype=jnp.uint32)])
+
+
+def _bits(x) -> jax.Array:
+    """The leaf's raw bits as uint32 (narrower types widened, 64-bit ones split in two)."""
+    if x.dtype == jnp.bool_:
+        return x.astype(jnp.uint32)
+    if x.dtype.itemsize < 4:
+        return jax.lax.bitcast_convert_type(x, {1: jnp.uint8, 2: jnp.uint16}[x.dtype.itemsize]).astype(jnp.uint32)
+    return jax.lax.bitcast_convert_type(x, jnp.uint32)
+
+
+def _host_checksum(host: dict) -> str:
+    """Format 1: blake2b of the saved bytes (whole arrays on the host)."""
     h = hashlib.blake2b(digest_size=16)
     for name in sorted(host):
         a = np.ascontiguousarray(host[name])

@@ -1,19 +1,23 @@
 """`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `resume RUN_DIR`
-continues a run from its latest checkpoint; `priors ...` is the priors toolbox (camel_jax.priors.cli). Bad input
-gives one line naming the problem and the fix, exit 2."""
+continues a run from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
+finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli). Bad input gives one line naming the
+problem and the fix, exit 2."""
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Annotated
+from typing import Annotated, Literal
 
 import tyro
 
-USAGE = """usage: camel-jax {train,resume,priors} ...
+USAGE = """usage: camel-jax {train,resume,sweep,eval,plot,priors} ...
 
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default)
   resume    continue a killed or interrupted run from its latest checkpoint: camel-jax resume RUN_DIR
+  sweep     a grid over settings in as few compiled programs as possible: camel-jax sweep --grid delta=0.1,0.3 ...
+  eval      evaluate the final actor of a finished run, unmasked and masked: camel-jax eval RUN_DIR --episodes 10
+  plot      learning curves (mean and 95% CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
 """
 
@@ -32,9 +36,49 @@ def main(argv: list[str] | None = None) -> int:
         return _train(rest)
     if command == "resume":
         return _resume(rest)
-    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, priors (camel-jax --help)",
-          file=sys.stderr)
+    if command == "sweep":
+        return _sweep(rest)
+    if command == "eval":
+        return _eval(rest)
+    if command == "plot":
+        return _plot(rest)
+    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors "
+          "(camel-jax --help)", file=sys.stderr)
     return 2
+
+
+def _sweep(argv: list[str]) -> int:
+    from camel_jax.config import Config
+
+    config = tyro.cli(Config, args=_split_commas(argv), prog="camel-jax sweep",
+                      description="Train every combination of --grid NAME=V1,V2 ... (and every seed). Values of "
+                                  "td3.Hyper fields (delta, mask_fraction, eps0, ...) and the seeds share one "
+                                  "compiled program; each value of any other setting is a run of its own in a "
+                                  "subdirectory of --out, run one after the other.")
+    import json
+    import shutil
+    from pathlib import Path
+
+    from camel_jax import sweep
+    from camel_jax.loop import train
+
+    try:
+        root, configs = sweep.plan(config)
+        if root.exists() and not config.overwrite:
+            raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")
+        if root.exists():
+            shutil.rmtree(root)
+        root.mkdir(parents=True)
+        (root / "sweep.json").write_text(json.dumps(
+            {"grid": list(config.grid), "runs": [Path(c.out).name for c in configs]}, indent=2) + "\n")
+        for c in configs:
+            if not c.quiet:
+                print(f"sweep: {c.out} ({len(c.members())} members in one program)", flush=True)
+            train(c)
+    except _user_errors() as e:
+        print(f"camel-jax sweep: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _train(argv: list[str]) -> int:
@@ -71,6 +115,67 @@ def _resume(argv: list[str]) -> int:
     except _user_errors() as e:
         print(f"camel-jax resume: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalArgs:
+    run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
+    """a finished run directory (its config.json, prior.txt and actor.msgpack)"""
+    episodes: int = 10
+    """episodes per member, each run unmasked and masked from the same initial states"""
+    backend: Literal["gymnasium", "mjx"] = "gymnasium"
+    """gymnasium (the paper's C MuJoCo v4 tasks) or mjx, whichever backend the run trained on"""
+    seed: int = 0
+    """seed of the evaluation episodes' initial states"""
+
+
+def _eval(argv: list[str]) -> int:
+    args = tyro.cli(EvalArgs, args=argv, prog="camel-jax eval",
+                    description="Evaluate the final deterministic actor of every member (seed, grid point) of a "
+                                "finished run, unmasked (the score) and masked (a diagnostic); prints a table and "
+                                "writes RUN_DIR/eval_final.json.")
+    from camel_jax import final_eval
+
+    try:
+        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed)
+    except _user_errors() as e:
+        print(f"camel-jax eval: {e}", file=sys.stderr)
+        return 2
+    print(final_eval.table(result))
+    print(f"wrote {final_eval.write(args.run_dir, result)}")
+    return 0
+
+
+@dataclasses.dataclass(frozen=True)
+class PlotArgs:
+    run_dirs: Annotated[tuple[str, ...], tyro.conf.Positional,
+                        tyro.conf.arg(metavar="RUN_DIR...", help_behavior_hint="(required)")]
+    """one or more run directories, overlaid (one colour per run, or per grid point of a --grid run)"""
+    out: Annotated[str, tyro.conf.arg(metavar="PNG")] = ""
+    """the PNG to write; '' means RUN_DIR/plots/curves.png for a single run (required for several)"""
+    x: Literal["step", "wall_s"] = "step"
+    """x axis: env steps per seed, or wall-clock seconds"""
+    labels: Annotated[str, tyro.conf.arg(metavar="A,B,...")] = ""
+    """legend labels, one per run directory, comma-separated; '' means the run directories' names"""
+    smooth: int = 1
+    """moving average of the training return over this many log rows per seed (1: none)"""
+
+
+def _plot(argv: list[str]) -> int:
+    args = tyro.cli(PlotArgs, args=argv, prog="camel-jax plot",
+                    description="Learning curves: (a) training episode return, (b) evaluation return unmasked "
+                                "(solid) and masked (dashed), (c) epsilon and the masked fraction; each curve is "
+                                "the mean over seeds with a 95% confidence band (Student t).")
+    from camel_jax import plots
+
+    labels = [v.strip() for v in args.labels.split(",")] if args.labels else None
+    try:
+        out = plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth)
+    except _user_errors() as e:
+        print(f"camel-jax plot: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}")
     return 0
 
 

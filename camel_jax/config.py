@@ -6,6 +6,7 @@ The command line is generated from it (field names become flags: `total_steps` -
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from pathlib import Path
 
@@ -24,6 +25,9 @@ class Config:
     """a prior file (priors/hopper.py), none (plain TD3), random (random box centres) or expert:RUN_DIR"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
+    grid: tuple[str, ...] = ()
+    """hyperparameters swept inside the same program, e.g. --grid delta=0.1,0.3 mask_fraction=0.25,0.5: every
+    combination x every seed is one vmapped member (only fields of td3.Hyper; `camel-jax sweep` splits the rest)"""
     total_steps: int = 1_000_000
     """env steps (transitions) per seed: vectorized steps x num_envs"""
     learning_starts: int = 25_000
@@ -79,15 +83,51 @@ class Config:
     overwrite: bool = False
     """replace an existing run directory"""
     mesh: str = ""
-    """spread the seed axis over devices, e.g. --mesh seeds=4 (seeds must be a multiple); "" = one device"""
+    """spread seeds and envs over devices: --mesh seeds=4, envs=4 or seeds=2,envs=2 (members a multiple of seeds,
+    num_envs of envs); "" = one device (several processes: all devices along seeds)"""
     quiet: bool = False
-    """no progress lines"""
+    """no progress bar or lines (the CSVs, TensorBoard files in RUN_DIR/tb/ and W&B are still written)"""
+    wandb: bool = False
+    """log to Weights & Biases too (needs `pip install wandb`; off by default, nothing reaches the network otherwise)"""
+    wandb_project: str = "camel-jax"
+    """the W&B project of --wandb runs"""
 
     def hyper(self) -> Hyper:
         f = lambda v: jnp.asarray(v, jnp.float32)
         return Hyper(gamma=f(self.gamma), tau=f(self.tau), exploration_noise=f(self.exploration_noise),
                      policy_noise=f(self.policy_noise), noise_clip=f(self.noise_clip), delta=f(self.delta),
                      min_width=f(self.min_width), eps0=f(self.eps0), mask_fraction=f(self.mask_fraction))
+
+    def grid_values(self) -> dict[str, tuple[float, ...]]:
+        """`("delta=0.1,0.3",)` -> {"delta": (0.1, 0.3)}; ValueError naming the fix on a bad entry."""
+        out = {}
+        for item in self.grid:
+            name, _, values = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in Hyper.__dataclass_fields__:
+                raise ValueError(f"--grid '{item}': '{name}' cannot vary inside one program; use one of "
+                                 f"{', '.join(Hyper.__dataclass_fields__)} (camel-jax sweep runs other settings "
+                                 f"as separate programs)")
+            try:
+                out[name] = tuple(float(v) for v in values.split(",") if v.strip())
+            except ValueError:
+                raise ValueError(f"--grid '{item}': values must be numbers, e.g. --grid {name}=0.1,0.3") from None
+            if not out[name]:
+                raise ValueError(f"--grid '{item}' lists no values, e.g. --grid {name}=0.1,0.3")
+        return out
+
+    def members(self) -> list[dict]:
+        """The vmapped axis of a run: one dict per member, {"seed": s, **swept values}, grid-major, seeds inner."""
+        grid = self.grid_values()
+        combos = [dict(zip(grid, vals)) for vals in itertools.product(*grid.values())]
+        return [{"seed": s, **combo} for combo in combos for s in self.seeds]
+
+    def member_hypers(self) -> Hyper:
+        """Hyper with a leading member axis: the config's values, overridden per member by the grid."""
+        members = self.members()
+        base = self.hyper()
+        return Hyper(**{k: jnp.asarray([m.get(k, getattr(base, k)) for m in members], jnp.float32)
+                        for k in Hyper.__dataclass_fields__})
 
     @property
     def iterations(self) -> int:
@@ -107,6 +147,7 @@ class Config:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
         if not self.seeds:
             raise ValueError("--seeds must name at least one seed, e.g. --seeds 0,1,2")
+        self.grid_values()
         if self.learning_starts < 0 or self.learning_starts >= self.total_steps:
             raise ValueError(f"--learning-starts ({self.learning_starts}) must be in [0, --total-steps "
                              f"({self.total_steps})); lower it or train longer")
@@ -117,6 +158,11 @@ class Config:
         parse_mesh(self.mesh)
         if not 0 < self.min_width <= 2 or self.delta <= 0:
             raise ValueError("--delta must be positive and --min-width in (0, 2]")
+        if self.wandb:
+            try:
+                import wandb  # noqa: F401  (imported here so a missing package stops the run before it starts)
+            except ImportError:
+                raise ValueError("--wandb needs the wandb package: pip install wandb (or drop --wandb)") from None
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=2)
@@ -124,6 +170,7 @@ class Config:
     @classmethod
     def from_json(cls, path: str | Path) -> Config:
         raw = json.loads(Path(path).read_text())
-        for k in ("seeds", "hidden"):
-            raw[k] = tuple(raw[k])
+        for k in ("seeds", "hidden", "grid"):
+            if k in raw:
+                raw[k] = tuple(raw[k])
         return cls(**raw)

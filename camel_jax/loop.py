@@ -15,11 +15,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import envs, evaluate, runs
+from camel_jax import distributed, envs, evaluate, runs
 from camel_jax.checkpoint import Checkpoints
 from camel_jax.config import Config
 from camel_jax.priors.baselines import resolve
-from camel_jax.sharding import parse_mesh, seed_mesh, shard_seeds
+from camel_jax.progress import Progress
+from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
 from camel_jax.trainer import make_train, summarize
 
 
@@ -40,11 +41,15 @@ def resume(run_dir: str | Path, quiet: bool | None = None) -> Path:
 def train(config: Config, resume_dir: Path | None = None) -> Path:
     t_start = time.time()
     config.check()
+    distributed.initialize()  # several processes (hosts): from JAX_COORDINATOR_ADDRESS etc.; else nothing
     prior = resolve(config.prior, config.env)
-    run_dir = Path(resume_dir) if resume_dir is not None else runs.create(config, prior.source, prior.sha256)
-    seeds = len(config.seeds)
-    hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (seeds,)), config.hyper())
-    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
+    members = config.members()  # the vmapped axis: seeds x grid points
+    mesh = make_mesh(config, len(members))  # None: one device; checked before a run directory is made
+    run_dir = Path(resume_dir) if resume_dir is not None else Path(distributed.from_main(
+        lambda: str(runs.create(config, prior.source, prior.sha256))))  # process 0 makes it, all share it
+    seeds = len(members)
+    hyper = config.member_hypers()
+    keys = jnp.stack([jax.random.PRNGKey(m["seed"]) for m in members])
     log_iters = max(1, config.log_every // config.num_envs)
     eval_iters = max(1, config.eval_every // config.num_envs)
     ckpt_iters = max(1, config.checkpoint_every // config.num_envs)
@@ -53,7 +58,6 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         env = envs.make(config.env, "mjx", config.num_envs)
         tr = make_train(config, env, prior.fn)
         init = jax.vmap(tr.init)  # state: TrainState (learner and MJX envs)
-        chunk = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2, donate_argnums=0)
     else:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
         tr = make_train(config, venv, prior.fn)
@@ -61,14 +65,18 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
         learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
 
+    template = jax.eval_shape(init, keys, hyper)
+    shardings = state_shardings(template, mesh)  # placement on the mesh (sharding.py); None: one device
+    if config.backend == "mjx":  # the chunk keeps the state where it is: no transfers, no recompiles
+        chunk = jit_sharded(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), mesh, (shardings, seed_sharding(mesh)),
+                            static_argnums=2, donate_argnums=0)
+    if mesh is not None:  # each member's state is made (or read) on its own devices
+        keys, hyper = shard_seeds((keys, hyper), mesh)
     ckpt = Checkpoints(run_dir, config.keep_checkpoints, config.buffer_in_checkpoint)
-    restored = ckpt.restore(jax.eval_shape(init, keys, hyper)) if resume_dir is not None else None
-    state, meta = restored or (jax.jit(init)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
-    mesh = parse_mesh(config.mesh)
-    if mesh:  # seeds spread over devices; the compiled chunks follow the placement
-        state = shard_seeds(state, seed_mesh(mesh["seeds"]))
+    restored = ckpt.restore(template, shardings) if resume_dir is not None else None
+    state, meta = restored or (jit_sharded(init, mesh, shardings)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
     i = meta["iteration"]
-    if resume_dir is not None:
+    if resume_dir is not None and distributed.is_main():
         runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
         env_state = venv.reset(int(config.seeds[0]) if i == 0 else (int(config.seeds[0]) + 7919 * i) % 2**31)
@@ -76,10 +84,12 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
 
     mjx_eval = gym_eval = None
     if config.eval_episodes and config.backend == "mjx":
-        mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes)
+        mjx_eval = distributed.gathered(evaluate.make_mjx_eval(tr, config.env, config.eval_episodes))
     elif config.eval_episodes:
         gym_eval, close_gym_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
-    progress = Progress(config, t_start - meta["wall_s"], i * config.num_envs)
+    main = distributed.is_main()  # with several processes, process 0 writes the logs (distributed.py)
+    progress = Progress(config if main else Config(**{**config.__dict__, "quiet": True}), t_start - meta["wall_s"],
+                        i * config.num_envs)
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if config.backend == "mjx":
@@ -92,19 +102,26 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
             row = jax.vmap(summarize)(jax.tree.map(lambda *x: jnp.stack(x, 1), *rows))  # (seeds, steps) leaves
         i += length
         step = i * config.num_envs
-        progress.log(run_dir, step, jax.device_get(row))
+        row = distributed.to_host(row)
+        if main:
+            progress.log(run_dir, step, row)
         if config.eval_episodes and (i % eval_iters == 0 or i == config.iterations):
-            progress.log_eval(run_dir, step, _evaluate(config, get_learner(), mjx_eval, gym_eval, step))
+            out = _evaluate(config, get_learner(), mjx_eval, gym_eval, step)
+            if main:
+                progress.log_eval(run_dir, step, out)
         if i % ckpt_iters == 0 or i == config.iterations:
             ckpt.save(i, step, state, time.time() - progress.t0)
 
     ckpt.close()
-    runs.save_actor(run_dir, get_learner().agent.actor)
+    actor = distributed.to_host(get_learner().agent.actor)
+    if main:
+        runs.save_actor(run_dir, actor)
     if config.backend == "gymnasium":
         venv.close()
     if gym_eval is not None:
         close_gym_eval()
-    progress.done(run_dir)
+    if main:
+        progress.done(run_dir)
     return run_dir
 
 
@@ -112,7 +129,7 @@ def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
     out = {}
     for label, flag in (("unmasked", 0.0), ("masked", 1.0)):
         if mjx_eval is not None:
-            keys = jnp.stack([jax.random.PRNGKey(10_000 + s) for s in config.seeds])
+            keys = jnp.stack([jax.random.PRNGKey(10_000 + m["seed"]) for m in config.members()])
             mean, std = jax.device_get(mjx_eval(learner, keys, flag))
         else:
             mean, std = gym_eval(learner, 10_000 + step, flag)
@@ -133,40 +150,3 @@ def gym_step(act, learn, venv, learner, env_state, k: int, seeds: int):
 def _split_seeds(x, seeds: int):
     return jnp.asarray(np.asarray(x).reshape(seeds, -1, *np.shape(x)[1:]))
 
-
-class Progress:
-    """Printing and CSV rows; one line per log step unless quiet."""
-
-    def __init__(self, config: Config, t0: float, start_step: int = 0):
-        self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
-
-    def log(self, run_dir: Path, step: int, row: dict) -> None:
-        now = time.time()
-        sps = (step - self.last_step) * len(self.config.seeds) / max(now - self.last_t, 1e-9)
-        self.last_t, self.last_step = now, step
-        rows = []
-        for s, seed in enumerate(self.config.seeds):
-            rows.append({"step": step, "seed": seed, "steps_per_s": float(sps), "wall_s": float(now - self.t0),
-                         **{k: _item(v[s]) for k, v in row.items()}})
-        runs.append(run_dir, "metrics.csv", runs.METRIC_FIELDS, rows)
-        if not self.config.quiet:
-            ret = np.nanmean([r["episode_return"] for r in rows]) if any(r["episodes"] for r in rows) else float("nan")
-            print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}  eps {rows[0]['epsilon']:.3f}  "
-                  f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
-
-    def log_eval(self, run_dir: Path, step: int, out: dict) -> None:
-        rows = [{"step": step, "seed": seed, "wall_s": float(time.time() - self.t0),
-                 **{k: float(v[s]) for k, v in out.items()}} for s, seed in enumerate(self.config.seeds)]
-        runs.append(run_dir, "eval.csv", runs.EVAL_FIELDS, rows)
-        if not self.config.quiet:
-            print(f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  "
-                  f"masked {np.mean(out['return_masked']):9.1f}", flush=True)
-
-    def done(self, run_dir: Path) -> None:
-        if not self.config.quiet:
-            print(f"done in {time.time() - self.t0:.0f}s: {run_dir}", flush=True)
-
-
-def _item(v):
-    v = np.asarray(v).item()
-    return float(v) if isinstance(v, float) else v

@@ -29,6 +29,11 @@ METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length",
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
 
 
+def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
+    """CSV columns: step, seed, the swept hyperparameters of `--grid` (if any), then `base`'s other columns."""
+    return ("step", "seed", *config.grid_values(), *[f for f in base if f not in ("step", "seed")])
+
+
 def default_dir(config: Config) -> Path:
     prior = Path(config.prior.split(":", 1)[-1]).stem if config.prior not in ("none", "random") else config.prior
     return Path("runs") / f"{config.env}_{config.backend}_{prior}_{time.strftime('%Y%m%d-%H%M%S')}"
@@ -44,9 +49,9 @@ def create(config: Config, prior_source: str, prior_sha: str) -> Path:
     run_dir.mkdir(parents=True)
     (run_dir / "config.json").write_text(Config(**{**config.__dict__, "out": str(run_dir)}).to_json())
     (run_dir / "prior.txt").write_text(f"# sha256: {prior_sha}\n{prior_source}")
-    for name, fields in (("metrics.csv", METRIC_FIELDS), ("eval.csv", EVAL_FIELDS)):
+    for name, base in (("metrics.csv", METRIC_FIELDS), ("eval.csv", EVAL_FIELDS)):
         with open(run_dir / name, "w", newline="") as f:
-            csv.writer(f).writerow(fields)
+            csv.writer(f).writerow(fields(base, config))
     return run_dir
 
 
@@ -90,5 +95,5 @@ def load_actor(run_dir: Path):
     actor = Actor(spec.act_dim, config.hidden, config.masking_aware)
     ones = jnp.ones((1, spec.act_dim))
     template = actor.init(jax.random.PRNGKey(0), jnp.zeros((1, spec.obs_dim)), -ones, ones)
-    template = jax.tree.map(lambda x: jnp.stack([x] * len(config.seeds)), template)
+    template = jax.tree.map(lambda x: jnp.stack([x] * len(config.members())), template)
     return config, serialization.from_bytes(template, (run_dir / "actor.msgpack").read_bytes())

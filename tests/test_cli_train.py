@@ -14,7 +14,7 @@ TINY = ["--total-steps", "600", "--learning-starts", "300", "--log-every", "300"
 
 
 def camel(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True, check=False,
                           timeout=900)
 
 
@@ -71,6 +71,10 @@ def test_mjx_run_with_random_masking_and_vmapped_seeds(tmp_path):
     (["--learning-starts", "5000", "--total-steps", "1000"], "--learning-starts (5000) must be in"),
     (["--prior", "tests/priors/corpus/bad/import_os.py"], "import"),
     (["--prior", "no/such/prior.py"], "no/such/prior.py"),
+    (["--prior", "tests/priors/corpus/bad/wrong_shape.py"], "shape"),
+    (["--num-envs", "-2"], "--num-envs must be positive"),
+    (["--grid", "hidden=64"], "cannot vary inside one program"),
+    (["--grid", "delta=wide"], "values must be numbers"),
 ])
 def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, args, needle):
     out = tmp_path / "run"
@@ -88,3 +92,14 @@ def test_existing_run_dir_is_refused_without_overwrite(tmp_path):
     r = camel("train", "--out", str(out))
     assert r.returncode == 2 and "--overwrite" in r.stderr
     assert (out / "keep.txt").read_text() == "x"
+
+
+def test_llm_command_without_api_key_is_one_line_exit_2_and_leaves_nothing(tmp_path):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "priors", "generate", "--env", "hopper", "--out",
+                        str(tmp_path / "cands")], cwd=ROOT, capture_output=True, text=True, check=False, timeout=300, env=env)
+    lines = [ln for ln in r.stderr.strip().splitlines() if ln.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and "ANTHROPIC_API_KEY is not set" in lines[0], r.stderr
+    assert not (tmp_path / "cands").exists() or not any((tmp_path / "cands").iterdir())

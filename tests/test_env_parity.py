@@ -87,7 +87,7 @@ def test_ant_parity_until_first_contact_and_in_distribution():
     mjx_vx, mjx_z, gym_vx, gym_z = [], [], [], []  # one list of per-step values per episode
     checked_steps, pre_contact_obs_err, pre_contact_rew_err = 0, 0.0, 0.0
     for e in range(episodes):
-        g = _gym_from(env, jax.tree.map(lambda v: v[e], states))
+        g = _gym_from(env, jax.tree.map(lambda v: v[e], states))  # noqa: B023 (used at once)
         in_contact = False
         gym_vx.append([])
         gym_z.append([])

@@ -1,6 +1,14 @@
-"""Seeds sharded over 4 CPU devices (XLA_FLAGS=--xla_force_host_platform_device_count=4) give each seed the result
-of the unsharded run: bit for bit through the random phase; after 20 updates parameters agree to rtol 1e-4 /
-atol 1e-5 (each device runs a batch of one seed, whose matmuls may sum in another order than a batch of four)."""
+"""The training state sharded over 4 CPU devices (XLA_FLAGS=--xla_force_host_platform_device_count=4), with the toy
+env (it compiles in seconds; the MJX path over devices and processes is tests/test_distributed.py).
+
+- `--mesh seeds=4`, `seeds=2,envs=2` and `envs=4` give each of 4 seeds the result of the unsharded run: the random
+  phase (actions, env states, replay buffer) bit for bit; after 18 updates parameters and optimizer states agree to
+  |a - b| <= 1e-5 + 1e-4 |a| (a device computing a batch of 1 or 2 seeds may sum its matmuls in another order than
+  one computing all 4). Env-state leaves and `learner.masked` come back cut along "envs", the rest along "seeds".
+- A checkpoint saved from the `seeds=2,envs=2` state restores straight into those shardings (the targets passed to
+  orbax) and continues to exactly (tolerance 0) the state of the uninterrupted sharded run; its checksum is the same
+  whether the state is sharded or on one device.
+"""
 
 import json
 import os
@@ -9,57 +17,126 @@ import sys
 import textwrap
 from pathlib import Path
 
-from camel_jax.sharding import parse_mesh
+import pytest
+
+from camel_jax.config import Config
+from camel_jax.sharding import make_mesh, parse_mesh
 
 SCRIPT = textwrap.dedent("""
-    import json, sys
+    import json, sys, tempfile
     import jax, jax.numpy as jnp, numpy as np
     sys.path.insert(0, "tests")
     from toy_env import PointGoal
+    from camel_jax.checkpoint import Checkpoints, _checksum
     from camel_jax.config import Config
     from camel_jax.envs.autoreset import AutoResetVecEnv
-    from camel_jax.sharding import seed_mesh, shard_seeds
+    from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
     from camel_jax.trainer import make_train
 
-    config = Config(total_steps=8 * 60, learning_starts=8 * 50, num_envs=8, updates_per_step=2, batch_size=64,
-                    hidden=(32, 32), eval_episodes=0)
+    config = Config(seeds=(0, 1, 2, 3), total_steps=8 * 60, learning_starts=8 * 50, num_envs=8, updates_per_step=2,
+                    batch_size=64, hidden=(32, 32), eval_episodes=0)
     tr = make_train(config, AutoResetVecEnv(PointGoal(), 8), None)
-    keys = jnp.stack([jax.random.PRNGKey(s) for s in range(4)])
-    hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (4,)), config.hyper())
-    run = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2)
-    plain = run(jax.jit(jax.vmap(tr.init))(keys, hyper), 0, 60)[0]
-    mesh = seed_mesh(4)
-    sharded_init = shard_seeds(jax.jit(jax.vmap(tr.init))(keys, hyper), mesh)
-    sharded = run(sharded_init, 0, 60)[0]
-    kernel = sharded.learner.agent.actor["params"]["MLP_0"]["Dense_0"]["kernel"]
-    devices_per_seed = [len(s.data.devices()) for s in kernel.addressable_shards]
-    buf_a, buf_b = np.asarray(plain.learner.buffer.data.obs), np.asarray(sharded.learner.buffer.data.obs)
-    diffs = [float(np.max(np.abs(np.asarray(a) - np.asarray(b)) / (1e-5 + 1e-4 * np.abs(np.asarray(a)))))
-             for a, b in zip(jax.tree.leaves(plain.learner.agent), jax.tree.leaves(sharded.learner.agent))]
-    print(json.dumps({"devices": len(jax.devices()), "shards": len(kernel.addressable_shards),
-                      "shard_shape": list(kernel.addressable_shards[0].data.shape),
-                      "random_phase_equal": bool(np.array_equal(buf_a[:, :8 * 50], buf_b[:, :8 * 50])),
-                      "param_scaled_err": max(diffs)}))
+    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
+    hyper = config.member_hypers()
+    init, run = jax.vmap(tr.init), jax.vmap(tr.run_chunk, in_axes=(0, None, None))
+    template = jax.eval_shape(init, keys, hyper)
+
+    def train(mesh):  # as loop.train places and compiles it: two chunks of 30 iterations
+        shardings = state_shardings(template, mesh)
+        chunk = jit_sharded(run, mesh, (shardings, seed_sharding(mesh)), static_argnums=2)
+        k, h = shard_seeds((keys, hyper), mesh) if mesh is not None else (keys, hyper)
+        half, _ = chunk(jit_sharded(init, mesh, shardings)(k, h), 0, 30)
+        return half, chunk(half, 30, 30), chunk, shardings
+
+    def scaled_err(a, b):
+        return max(float(np.max(np.abs(np.asarray(x) - np.asarray(y)) / (1e-5 + 1e-4 * np.abs(np.asarray(x)))))
+                   for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+    def equal(a, b):
+        return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+    _, (plain, plain_row), _, _ = train(None)
+    out = {"devices": len(jax.devices())}
+    for text in ("seeds=4", "seeds=2,envs=2", "envs=4"):
+        mesh = make_mesh(Config(**{**config.__dict__, "mesh": text}), 4)
+        half, (state, row), chunk, shardings = train(mesh)
+        placed = jax.tree.leaves(jax.tree.map(lambda x, s: x.sharding == s, state, shardings))
+        obs, masked = state.env_state.obs, state.learner.masked
+        kernel = state.learner.agent.actor["params"]["MLP_0"]["Dense_0"]["kernel"]
+        buf_a, buf_b = np.asarray(plain.learner.buffer.data.obs), np.asarray(state.learner.buffer.data.obs)
+        out[text] = {
+            "mesh": dict(mesh.shape), "all_placed": all(placed),
+            "obs_spec": list(obs.sharding.spec), "obs_shard": list(obs.addressable_shards[0].data.shape),
+            "masked_shard": list(masked.addressable_shards[0].data.shape),
+            "kernel_spec": list(kernel.sharding.spec), "kernel_shard": list(kernel.addressable_shards[0].data.shape),
+            "random_phase_equal": bool(np.array_equal(buf_a[:, :8 * 50], buf_b[:, :8 * 50])),
+            "agent_scaled_err": scaled_err(plain.learner.agent, state.learner.agent),
+            "env_state_scaled_err": scaled_err(plain.env_state, state.env_state),
+            "metrics_scaled_err": scaled_err({k: v for k, v in plain_row.items() if "loss" not in k and k != "q1"},
+                                             {k: v for k, v in row.items() if "loss" not in k and k != "q1"}),
+        }
+        if text == "seeds=2,envs=2":  # save after the first chunk, restore sharded, continue
+            ckpt = Checkpoints(tempfile.mkdtemp(), keep=2)
+            ckpt.save(30, 30 * 8, half, 1.0)
+            ckpt.close()
+            restored, meta = Checkpoints(ckpt.dir.parent, keep=2).restore(template, shardings)
+            restored_placed = jax.tree.leaves(jax.tree.map(lambda x, s: x.sharding == s, restored, shardings))
+            continued, _ = chunk(restored, 30, 30)
+            named = lambda tree: {f"{k:04d}": x for k, x in enumerate(jax.tree.leaves(tree))}
+            one_device = jax.device_put(half, jax.devices()[0])
+            out["checkpoint"] = {"iteration": meta["iteration"], "restored_placed": all(restored_placed),
+                                 "restored_equal": equal(half, restored), "continued_equal": equal(state, continued),
+                                 "checksum_mesh_independent": _checksum(named(half)) == _checksum(named(one_device))}
+    print(json.dumps(out))
 """)
 
 
-def test_four_seeds_sharded_over_four_cpu_devices_match_unsharded():
+@pytest.fixture(scope="module")
+def sharded():
     env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=4", "JAX_PLATFORMS": "cpu"}
     r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=Path(__file__).resolve().parents[1], env=env,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=900, check=False)
     assert r.returncode == 0, r.stderr[-3000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    assert out["devices"] == 4 and out["shards"] == 4 and out["shard_shape"][0] == 1  # one seed per device
+    assert out["devices"] == 4
+    return out
+
+
+@pytest.mark.parametrize("mesh, seeds_per_device, envs_per_device", [
+    ("seeds=4", 1, 8), ("seeds=2,envs=2", 2, 4), ("envs=4", 4, 2)])
+def test_four_seeds_sharded_over_four_cpu_devices_match_unsharded(sharded, mesh, seeds_per_device, envs_per_device):
+    out = sharded[mesh]
+    assert out["all_placed"], out  # every leaf comes back from the chunk where it went in
+    assert out["obs_spec"] == ["seeds", "envs"] and out["obs_shard"][:2] == [seeds_per_device, envs_per_device]
+    assert out["masked_shard"] == [seeds_per_device, envs_per_device]
+    assert out["kernel_spec"] == ["seeds"] and out["kernel_shard"][0] == seeds_per_device  # replicated over envs
     assert out["random_phase_equal"]
-    assert out["param_scaled_err"] <= 1.0, out  # |a - b| <= 1e-5 + 1e-4 |a| on every parameter and optimizer leaf
+    for key in ("agent_scaled_err", "env_state_scaled_err", "metrics_scaled_err"):
+        assert out[key] <= 1.0, (key, out)  # |a - b| <= 1e-5 + 1e-4 |a| on every leaf
+
+
+def test_sharded_checkpoint_restores_sharded_and_continues_exactly(sharded):
+    out = sharded["checkpoint"]
+    assert out == {"iteration": 30, "restored_placed": True, "restored_equal": True, "continued_equal": True,
+                   "checksum_mesh_independent": True}
 
 
 def test_parse_mesh():
     assert parse_mesh("") == {} and parse_mesh("seeds=4") == {"seeds": 4}
-    for bad in ("envs=2", "seeds=x", "seeds=0"):
-        try:
+    assert parse_mesh("seeds=2,envs=2") == {"seeds": 2, "envs": 2} and parse_mesh("envs=4") == {"envs": 4}
+    for bad in ("gpus=2", "seeds=x", "seeds=0", "seeds=2,seeds=2"):
+        with pytest.raises(ValueError, match="use --mesh seeds=S, envs=E or seeds=S,envs=E"):
             parse_mesh(bad)
-        except ValueError as e:
-            assert "--mesh seeds=N" in str(e)
-        else:
-            raise AssertionError(bad)
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"num_envs": 6, "mesh": "envs=4"}, "--num-envs 6 does not split over envs=4 devices; use a multiple of 4"),
+    ({"seeds": (0, 1, 2), "mesh": "seeds=2"}, "3 members (seeds x grid) do not split over seeds=2 devices"),
+    ({"backend": "gymnasium", "num_envs": 2, "mesh": "envs=2"}, "--mesh envs=2 needs --backend mjx"),
+    ({"seeds": tuple(range(64)), "mesh": "seeds=64"}, "asks for 64 devices but JAX sees"),
+])
+def test_a_mesh_that_does_not_fit_is_a_one_line_error(settings, message):
+    config = Config(**settings)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as e:
+        make_mesh(config, len(config.members()))
+    assert "\n" not in str(e.value)

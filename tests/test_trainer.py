@@ -104,8 +104,8 @@ def test_buffer_wraps_and_samples_only_written_rows():
 
 
 def _toy_config(**kw):
-    base = dict(env="hopper", total_steps=8 * 1000, learning_starts=800, num_envs=8, updates_per_step=2,
-                batch_size=128, hidden=(64, 64), learning_rate=1e-3, eval_episodes=0)
+    base = {"env": "hopper", "total_steps": 8 * 1000, "learning_starts": 800, "num_envs": 8, "updates_per_step": 2,
+                "batch_size": 128, "hidden": (64, 64), "learning_rate": 1e-3, "eval_episodes": 0}
     return Config(**{**base, **kw})
 
 
@@ -139,7 +139,7 @@ def test_vmapped_seeds_equal_single_seed_runs():
     _, both = _train_toy(config, seeds=(0, 1), chunk=60)
     for i, seed in enumerate((0, 1)):
         _, alone = _train_toy(config, seeds=(seed,), chunk=60)
-        pick = lambda tree, k: jax.tree.map(lambda x: np.asarray(x[k]), tree)
+        pick = lambda tree, k: jax.tree.map(lambda x: np.asarray(x[k]), tree)  # noqa: B023
         a, b = pick(alone.learner, 0), pick(both.learner, i)
         for x, y in zip(jax.tree.leaves(a.buffer.data), jax.tree.leaves(b.buffer.data)):
             np.testing.assert_array_equal(x[: 8 * 50], y[: 8 * 50])  # rows written in the random phase

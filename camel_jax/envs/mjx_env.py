@@ -23,7 +23,8 @@ class LocomotionEnv(Env):
     def __init__(self, spec: TaskSpec):
         self.spec = spec
         self.mj_model = mujoco.MjModel.from_xml_path(str(spec.xml_path))
-        self.mjx_model = mjx.put_model(self.mj_model)
+        # This process's first device: MJX's default, jax.devices()[0], belongs to process 0 under jax.distributed.
+        self.mjx_model = mjx.put_model(self.mj_model, device=jax.local_devices()[0])
         self.dt = float(self.mj_model.opt.timestep) * spec.frame_skip
         self._init_qpos = jnp.asarray(self.mj_model.qpos0, jnp.float32)
         self._init_qvel = jnp.zeros(self.mj_model.nv, jnp.float32)
@@ -51,7 +52,7 @@ class LocomotionEnv(Env):
 
     def reset_to(self, qpos: jax.Array, qvel: jax.Array) -> State:
         """Start from given qpos/qvel (gymnasium's `set_state`): used by resets and by the parity tests."""
-        data = mjx.make_data(self.mjx_model).replace(qpos=qpos, qvel=qvel)
+        data = mjx.make_data(self.mjx_model, device=jax.local_devices()[0]).replace(qpos=qpos, qvel=qvel)
         data = mjx.forward(self.mjx_model, data)
         zero = jnp.zeros((), jnp.float32)
         info = {"steps": jnp.zeros((), jnp.int32), "truncation": zero, "terminated": zero}

@@ -1,0 +1,261 @@
+"""Compare camel-jax runs (TD3, CAMEL, ...) with CleanRL's TD3 learning curves on the same axes.
+
+Every curve is the training episodic return, as CleanRL logs it: for each seed, the mean return of the episodes that
+ended in the window (s - W, s] of env steps, on a grid of window ends s. From those per-seed curves the table gives,
+as mean +- 95% CI over seeds (Student t) and as a ratio of means to the first reference:
+  - return at fixed step counts (--at),
+  - area under the curve: the mean of the windowed return over the whole budget (a return; higher is better),
+  - steps to reach --threshold (first window end at or above it; seeds that never reach it are counted apart),
+  - wall-clock: our runs train their seeds together in one process (the time of that process, for all seeds);
+    CleanRL runs one process per seed (their sum). Both ran on the machine described in the JSON.
+
+    python bench/compare.py --run "TD3 (camel-jax)=runs/hopper/td3" --run "CAMEL=runs/hopper/camel" \\
+        --reference "CleanRL TD3 (jax)=bench/reference/cleanrl_td3_jax_hopper.csv" --out bench/results/compare_hopper
+
+With --budget STEPS (and --env, --seeds, --runs-dir) the script first trains the methods named by --methods that have
+no finished run in --runs-dir, with the settings of bench/paper_hopper.sh, then compares them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from camel_jax.plots import mean_ci
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def t_ci(values) -> tuple[float, float]:
+    """(mean, 95% Student-t half-width) over seeds, NaN ignored: camel_jax.plots.mean_ci on one column."""
+    mean, half, _ = mean_ci(np.asarray(values, float).reshape(-1, 1))
+    return float(mean[0]), float(half[0])
+
+
+def load_ours(run_dir: Path) -> dict:
+    """Per-seed arrays (step, episodes, mean return of the row) from a camel-jax metrics.csv, and the run's wall."""
+    with open(run_dir / "metrics.csv") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise SystemExit(f"compare: {run_dir}/metrics.csv has no rows yet; let the run log before comparing")
+    seeds = {}
+    for r in rows:
+        n = int(r["episodes"])
+        seeds.setdefault(int(r["seed"]), []).append((int(r["step"]), n, float(r["episode_return"]) if n else 0.0))
+    wall = max(float(r["wall_s"]) for r in rows)
+    config = json.loads((run_dir / "config.json").read_text())
+    evals = {}  # step -> per-seed unmasked evaluation returns of the deterministic actor
+    if (run_dir / "eval.csv").is_file():
+        with open(run_dir / "eval.csv") as f:
+            for r in csv.DictReader(f):
+                evals.setdefault(int(r["step"]), []).append(float(r["return_unmasked"]))
+    return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": wall, "config": config,
+            "last_step": max(int(r["step"]) for r in rows), "evals": evals}
+
+
+def load_reference(path: Path) -> dict:
+    """Per-seed arrays (step, 1, return) of single episodes from a CSV written by bench/cleanrl_reference.py."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    seeds, walls = {}, {}
+    for r in rows:
+        s = int(r["seed"])
+        seeds.setdefault(s, []).append((int(r["step"]), 1, float(r["episodic_return"])))
+        walls[s] = max(walls.get(s, 0.0), float(r["wall_s"]))
+    meta_path = path.with_suffix(".json")
+    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
+    wall_runs = {run["seed"]: run["wall_s"] for run in meta.get("runs", [])} or walls
+    return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": float(sum(wall_runs.values())),
+            "meta": meta, "last_step": max(int(r["step"]) for r in rows)}
+
+
+def windowed(arr: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:
+    """Mean return of the episodes ending in (e - window, e] for each end e (NaN where none ended)."""
+    step, n, ret = arr[:, 0], arr[:, 1], arr[:, 2]
+    out = np.full(len(ends), np.nan)
+    for k, e in enumerate(ends):
+        sel = (step > e - window) & (step <= e)
+        if n[sel].sum() > 0:
+            out[k] = (ret[sel] * n[sel]).sum() / n[sel].sum()
+    return out
+
+
+def summarize(curves: dict[int, np.ndarray], ends: np.ndarray, at: list[int], threshold: float) -> dict:
+    """Per-seed statistics of windowed curves (seed -> values on `ends`)."""
+    per_seed = {"at": {a: [] for a in at}, "auc": [], "reach": []}
+    for c in curves.values():
+        for a in at:
+            per_seed["at"][a].append(c[np.searchsorted(ends, a)] if a <= ends[-1] else math.nan)
+        per_seed["auc"].append(np.nanmean(c))
+        hit = np.nonzero(c >= threshold)[0]
+        per_seed["reach"].append(float(ends[hit[0]]) if len(hit) else math.nan)
+    return per_seed
+
+
+def fmt(mean: float, half: float, digits: int = 0) -> str:
+    if not math.isfinite(mean):
+        return "n/a"
+    return f"{mean:,.{digits}f}" + (f" ± {half:,.{digits}f}" if math.isfinite(half) else "")
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if math.isfinite(a) and math.isfinite(b) and b != 0 else "n/a"
+
+
+def launch(args) -> list[tuple[str, Path]]:
+    """Train the --methods missing from --runs-dir (bench/paper_hopper.sh's settings at --budget steps)."""
+    import dataclasses
+
+    from camel_jax.config import Config
+    from camel_jax.loop import resume, train
+
+    priors = {"td3": "none", "camel": f"priors/{args.env}.py", "random": "random",
+              "control": f"priors/{args.env}.py", "expert": f"expert:{args.runs_dir}/td3"}
+    base = Config(env=args.env, backend="gymnasium", seeds=tuple(args.seeds), total_steps=args.budget,
+                  learning_starts=min(25_000, args.budget // 6), eval_every=max(args.budget // 15, 1),
+                  eval_episodes=5, log_every=2_000, checkpoint_every=50_000, quiet=True)
+    out = []
+    for m in args.methods:
+        if m not in priors:
+            raise SystemExit(f"compare: unknown method '{m}'; use some of {', '.join(priors)}")
+        run_dir = Path(args.runs_dir) / m
+        if not (run_dir / "actor.msgpack").is_file():
+            if (run_dir / "config.json").is_file():
+                resume(run_dir, quiet=True)
+            else:
+                train(dataclasses.replace(base, prior=priors[m], masking_aware=m != "control", out=str(run_dir)))
+        out.append((m, run_dir))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--run", action="append", default=[], metavar="LABEL=RUN_DIR", help="a camel-jax run directory")
+    p.add_argument("--reference", action="append", default=[], metavar="LABEL=CSV",
+                   help="CleanRL curves from bench/cleanrl_reference.py (the first is the ratio's denominator)")
+    p.add_argument("--at", default="50000,100000,150000", 
+                   help="step counts for the return columns (default: %(default)s)")
+    p.add_argument("--window", type=int, default=10_000, help="episodes ending in (s - W, s] (default: %(default)s)")
+    p.add_argument("--threshold", type=float, default=1000.0, 
+                   help="return for steps-to-threshold (default: %(default)s)")
+    p.add_argument("--title", default="Hopper-v4", help="plot title (default: %(default)s)")
+    p.add_argument("--out", required=True, help="output prefix: writes PREFIX.png, PREFIX.md and PREFIX.json")
+    p.add_argument("--budget", type=int, default=0, help="launch missing runs with this many env steps per seed")
+    p.add_argument("--env", default="hopper", help="task for --budget (default: %(default)s)")
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="seeds for --budget (default: 0 1 2)")
+    p.add_argument("--methods", nargs="+", default=["td3", "camel"],
+                   help="methods for --budget: td3 camel random control expert (default: td3 camel)")
+    p.add_argument("--runs-dir", default="runs/compare", help="where --budget puts its runs (default: %(default)s)")
+    args = p.parse_args(argv)
+
+    named = [tuple(x.split("=", 1)) for x in args.run + args.reference]
+    if any(len(x) != 2 for x in named):
+        print("compare: --run and --reference take LABEL=PATH, e.g. --run CAMEL=runs/hopper/camel", file=sys.stderr)
+        return 2
+    runs = [(label, Path(path)) for label, path in (tuple(x.split("=", 1)) for x in args.run)]
+    if args.budget:
+        runs += [(m, d) for m, d in launch(args)]
+    refs = [(label, Path(path)) for label, path in (tuple(x.split("=", 1)) for x in args.reference)]
+    for label, path in runs + refs:
+        if not path.exists():
+            print(f"compare: {label}: {path} does not exist; give a run directory or a reference CSV", file=sys.stderr)
+            return 2
+    if not runs and not refs:
+        print("compare: nothing to compare; pass --run LABEL=RUN_DIR and/or --reference LABEL=CSV", file=sys.stderr)
+        return 2
+    data = [(label, load_ours(path), "ours") for label, path in runs]
+    data += [(label, load_reference(path), "reference") for label, path in refs]
+    budget = min(d["last_step"] for _, d, _ in data)
+    at = [a for a in (int(x) for x in args.at.split(",")) if a <= budget] or [budget]
+    ends = np.arange(args.window, budget + 1, args.window // 2)  # half-overlapping windows
+
+    results = []
+    for label, d, kind in data:
+        curves = {s: windowed(arr, ends, args.window) for s, arr in sorted(d["seeds"].items())}
+        evals = d.get("evals", {})
+        last_eval = max((k for k in evals if k <= budget), default=None)
+        results.append({"label": label, "kind": kind, "curves": curves, "wall_all": d["wall_all"],
+                        "eval": (last_eval, evals[last_eval]) if last_eval else None,
+                        "stats": summarize(curves, ends, at, args.threshold)})
+    write_outputs(args, results, ends, at, budget)
+    return 0
+
+
+def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], budget: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for r in results:
+        stack = np.stack(list(r["curves"].values()))
+        mean, half, _ = mean_ci(stack)
+        style = "--" if r["kind"] == "reference" else "-"
+        (line,) = ax.plot(ends, mean, style, label=f"{r['label']} ({stack.shape[0]} seeds)")
+        ax.fill_between(ends, mean - np.nan_to_num(half), mean + np.nan_to_num(half), color=line.get_color(), alpha=0.2)
+    ax.set_xlabel("env steps")
+    ax.set_ylabel(f"training episodic return (episodes ending in the last {args.window:,} steps)")
+    ax.set_title(f"{args.title}: mean and 95% CI over seeds")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out.with_suffix(".png"), dpi=110)
+    plt.close(fig)
+
+    ref = next((r for r in results if r["kind"] == "reference"), None)
+    header = ["method", "seeds", *[f"return at {a // 1000}k" for a in at], "AUC (mean return)",
+              f"steps to {args.threshold:g} (seeds reaching)", "wall-clock, all seeds", "wall / seed",
+              "unmasked eval (deterministic actor), last"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    summary = []
+    for r in results:
+        st, n = r["stats"], len(r["curves"])
+        cells, row = [r["label"], str(n)], {"label": r["label"], "seeds": n}
+        for a in at:
+            m, h = t_ci(st["at"][a])
+            rm = t_ci(ref["stats"]["at"][a])[0] if ref else math.nan
+            cells.append(fmt(m, h) + (f" ({ratio(m, rm)})" if ref and r is not ref else ""))
+            row[f"return_at_{a}"] = [m, h]
+        m, h = t_ci(st["auc"])
+        cells.append(fmt(m, h) + (f" ({ratio(m, t_ci(ref['stats']['auc'])[0])})" if ref and r is not ref else ""))
+        row["auc"] = [m, h]
+        reached = [x for x in st["reach"] if math.isfinite(x)]
+        m, h = t_ci(reached) if reached else (math.nan, math.nan)
+        cells.append(f"{fmt(m / 1000, h / 1000, 1)}k ({len(reached)}/{n})" if reached else f"not reached (0/{n})")
+        row["steps_to_threshold"], row["seeds_reaching"] = [m, h], len(reached)
+        wall_ratio = f" ({ratio(r['wall_all'], ref['wall_all'])})" if ref and r is not ref else ""
+        cells += [f"{r['wall_all'] / 60:.1f} min{wall_ratio}", f"{r['wall_all'] / n / 60:.1f} min"]
+        row["wall_all_s"] = r["wall_all"]
+        if r["eval"]:
+            m, h = t_ci(r["eval"][1])
+            cells.append(f"{fmt(m, h)} at {r['eval'][0] // 1000}k")
+            row["eval_unmasked_last"] = [r["eval"][0], m, h]
+        else:
+            cells.append("n/a (training returns only)")
+        lines.append("| " + " | ".join(cells) + " |")
+        summary.append(row)
+    command = "python bench/compare.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+    md = [f"# {args.title}: camel-jax against CleanRL's TD3", "", f"Command: `{command}`", "",
+          (f"Budget compared: {budget:,} env steps per seed. Returns: training episodes ending in the last "
+          f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t); ratios are to "
+          f"the mean of '{ref['label'] if ref else 'n/a'}'. Wall-clock: camel-jax trains a method's seeds together "
+          "in one process; CleanRL runs one process per seed (summed)."), "", *lines, "",
+          f"![curves]({out.with_suffix('.png').name})", ""]
+    out.with_suffix(".md").write_text("\n".join(md))
+    out.with_suffix(".json").write_text(json.dumps({"command": command, "budget": budget, "window": args.window,
+                                                    "threshold": args.threshold, "methods": summary}, indent=2) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

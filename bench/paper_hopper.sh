@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The paper's experiment on Hopper-v4 within a 2-core CPU budget: 3 vmapped seeds, 150k env steps per seed,
+# CleanRL's TD3 settings (learning starts 25k, 1 update per step), gymnasium (C MuJoCo) backend.
+# Usage: bash bench/paper_hopper.sh RUNS_DIR [METHOD...]   (methods: td3 camel random control expert)
+# `expert` masks around the final actor of RUNS_DIR/td3 (a TD3 actor trained for the same budget), so run td3 first.
+set -euo pipefail
+out=${1:?usage: bash bench/paper_hopper.sh RUNS_DIR [METHOD...]}
+shift
+methods=${*:-td3 camel random control expert}
+common=(--env hopper --backend gymnasium --seeds 0,1,2 --total-steps 150000 --learning-starts 25000
+        --eval-every 10000 --eval-episodes 5 --log-every 2000 --checkpoint-every 50000 --quiet)
+for m in $methods; do
+  case $m in
+    td3) args=(--prior none) ;;
+    camel) args=(--prior priors/hopper.py) ;;
+    random) args=(--prior random) ;;
+    control) args=(--prior priors/hopper.py --no-masking-aware) ;;
+    expert) args=(--prior "expert:$out/td3") ;;
+    *) echo "unknown method $m (td3 camel random control expert)" >&2; exit 2 ;;
+  esac
+  if [ -f "$out/$m/actor.msgpack" ]; then echo "$m: done already"; continue; fi
+  if [ -f "$out/$m/config.json" ]; then camel-jax resume "$out/$m" --quiet
+  else camel-jax train "${common[@]}" "${args[@]}" --out "$out/$m"; fi
+  echo "$m: finished $(date -u +%FT%TZ)"
+done

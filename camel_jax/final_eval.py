@@ -1,0 +1,124 @@
+"""`camel-jax eval RUN_DIR`: the final deterministic actor of every member of a finished run, N episodes unmasked
+(the real score) and masked (a diagnostic), with the same initial states for both; written atomically to
+RUN_DIR/eval_final.json.
+
+The actor is RUN_DIR/actor.msgpack (written when a run finishes). The prior is the one the run trained with: for a
+prior file, the copy saved in RUN_DIR/prior.txt (checked against its sha256), so an edited or moved file changes
+nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/evaluate.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from camel_jax import envs, evaluate, runs, specs
+from camel_jax.config import Config
+from camel_jax.priors.baselines import ResolvedPrior, resolve
+from camel_jax.td3 import Agent
+from camel_jax.trainer import Learner, make_train
+
+RESULT = "eval_final.json"
+
+
+def check_finished(run_dir: Path) -> Config:
+    """The run's Config; FileNotFoundError / ValueError with one line naming the fix if it is not a finished run."""
+    if not run_dir.is_dir():
+        what = "is not a directory" if run_dir.exists() else "does not exist"
+        raise FileNotFoundError(f"{run_dir} {what}; point eval at a run directory made by camel-jax train")
+    if not (run_dir / "config.json").is_file():
+        raise FileNotFoundError(f"{run_dir} has no config.json; point eval at a run directory made by camel-jax train")
+    try:
+        config = Config.from_json(run_dir / "config.json")
+    except (ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it") from None
+    if not (run_dir / "actor.msgpack").is_file():
+        raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished; resume it first "
+                                f"(camel-jax resume {run_dir})")
+    return config
+
+
+def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
+    """The prior the run trained with (a prior file from its saved copy in prior.txt)."""
+    if config.prior in ("none", "random") or config.prior.startswith("expert:"):
+        return resolve(config.prior, config.env)
+    header, _, source = (run_dir / "prior.txt").read_text().partition("\n")
+    if header.removeprefix("# sha256: ").strip() != hashlib.sha256(source.encode()).hexdigest():
+        raise ValueError(f"{run_dir / 'prior.txt'} does not match its sha256 line; restore it from the run's backup")
+    with tempfile.TemporaryDirectory() as tmp:  # validated and loaded like any prior file
+        path = Path(tmp) / Path(config.prior).name
+        path.write_text(source)
+        return resolve(str(path), config.env)
+
+
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0) -> dict:
+    """Per member: mean and std of the return over `episodes` episodes, unmasked and masked."""
+    run_dir = Path(run_dir)
+    if episodes < 1:
+        raise ValueError(f"--episodes must be at least 1, got {episodes}")
+    if backend not in envs.BACKENDS:
+        raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
+    config = check_finished(run_dir)
+    _, actor = runs.load_actor(run_dir)
+    prior = run_prior(run_dir, config)
+    members = config.members()
+    # greedy() reads only the actor and the hyperparameters (the box); make_train only the spec's dimensions here
+    tr = make_train(config, specs.load(config.env), prior.fn)
+    agent = Agent(actor=actor, critic=None, target_actor=None, target_critic=None, actor_opt=None, critic_opt=None)
+    learner = Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
+    flags = {"unmasked": 0.0, "masked": 1.0}
+    if backend == "gymnasium":
+        run, close = evaluate.make_gym_eval(tr, config.env, episodes, len(members))
+        try:
+            stats = {label: run(learner, seed, flag) for label, flag in flags.items()}
+        finally:
+            close()
+    else:
+        mjx_eval = evaluate.make_mjx_eval(tr, config.env, episodes)
+        keys = jnp.stack([jax.random.fold_in(jax.random.PRNGKey(seed), m["seed"]) for m in members])
+        stats = {label: jax.device_get(mjx_eval(learner, keys, flag)) for label, flag in flags.items()}
+    rows = []
+    for i, member in enumerate(members):
+        row = dict(member)
+        for label, (mean, std) in stats.items():
+            row[f"return_{label}"], row[f"std_{label}"] = float(np.asarray(mean)[i]), float(np.asarray(std)[i])
+        rows.append(row)
+    return {"run_dir": str(run_dir), "env": config.env, "prior": config.prior, "total_steps": config.total_steps,
+            "backend": backend, "episodes": episodes, "seed": seed, "members": rows}
+
+
+def write(run_dir: str | Path, result: dict) -> Path:
+    """RUN_DIR/eval_final.json, written to a temporary file first and renamed (never half-written)."""
+    path = Path(run_dir) / RESULT
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(result, indent=2) + "\n")
+    tmp.replace(path)
+    return path
+
+
+def table(result: dict) -> str:
+    """A small text table: one line per member (mean ± std over episodes), then the mean over the seeds of each
+    grid point that has several."""
+    rows = result["members"]
+    swept = lambda m: " ".join(f"{k}={v:g}" for k, v in m.items() if k != "seed" and not k.startswith(_STATS))
+    cell = lambda m, label: f"{m[f'return_{label}']:10.1f} ± {m[f'std_{label}']:<8.1f}"
+    names = [" ".join(p for p in (swept(m), f"seed={m['seed']}") if p) for m in rows]
+    points = {swept(m): [r for r in rows if swept(r) == swept(m)] for m in rows}
+    means = {f"mean {p} ({len(g)} seeds)".replace("  ", " "): g for p, g in points.items() if len(g) > 1}
+    width = max(len("member"), *map(len, names), *map(len, means))
+    lines = [f"{'member':<{width}}  {'unmasked':>10}{'± std':>7}{'':4}  {'masked':>10}{'± std':>7}"]
+    lines += [f"{n:<{width}}  {cell(m, 'unmasked')}  {cell(m, 'masked')}" for n, m in zip(names, rows)]
+    for label, group in means.items():
+        mean = lambda key: float(np.mean([m[key] for m in group]))  # noqa: B023
+        lines.append(f"{label:<{width}}  {mean('return_unmasked'):10.1f}{'':11}  {mean('return_masked'):10.1f}")
+    lines.append(f"({result['episodes']} episodes per member on {result['backend']}, seed {result['seed']})")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+_STATS = ("return_", "std_")

@@ -1,0 +1,94 @@
+"""Logging sinks beside the CSVs: TensorBoard event files and, with `--wandb`, Weights & Biases.
+
+Each sink gets the per-member rows that `Progress` writes to metrics.csv / eval.csv and logs their finite scalars
+(NaN means nothing happened in that window: no episode ended, no update yet):
+  TensorBoard  RUN_DIR/tb/<member>/ (one writer per member, e.g. tb/seed0, tb/delta0.1_seed0), tags train/... and
+               eval/...; a resumed run purges the points after its checkpoint (tensorboardX `purge_step`).
+  W&B          one wandb run per run directory (its id kept in RUN_DIR/wandb_id.txt, so a resume continues it), the
+               config, and the same scalars as <tag>/<member>, e.g. train/episode_return/seed0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import secrets
+import time
+from pathlib import Path
+
+TRAIN_KEYS = ("episode_return", "episode_length", "epsilon", "masked_frac", "critic_loss", "actor_loss", "q1",
+              "steps_per_s")
+EVAL_KEYS = ("return_unmasked", "return_masked")
+KEYS = {"train": TRAIN_KEYS, "eval": EVAL_KEYS}
+
+
+def member_name(member: dict) -> str:
+    """{"seed": 0} -> "seed0"; {"seed": 0, "delta": 0.1} -> "delta0.1_seed0" (swept values first, then the seed)."""
+    return "_".join([f"{k}{v:g}" for k, v in member.items() if k != "seed"] + [f"seed{member['seed']}"])
+
+
+def scalars(section: str, row: dict) -> dict[str, float]:
+    """The finite scalars of one CSV row of `section` ("train" or "eval") under their tags, e.g. train/q1."""
+    out = {}
+    for key in KEYS[section]:
+        value = row.get(key)
+        if value is not None and math.isfinite(float(value)):
+            out[f"{section}/{key}"] = float(value)
+    return out
+
+
+class TensorBoard:
+    """One tensorboardX SummaryWriter per member under RUN_DIR/tb/; flushed at every log step."""
+
+    def __init__(self, run_dir: Path, members: list[dict], start_step: int):
+        from tensorboardX import SummaryWriter
+
+        # purge_step: TensorBoard hides the points of earlier event files at steps >= start_step + 1, i.e. the ones
+        # logged after the checkpoint a resume starts from (the CSVs are cut back the same way). File names carry
+        # only whole seconds: the nanosecond suffix keeps a quick resume from overwriting the previous file and
+        # keeps the names in chronological order (TensorBoard reads them sorted by name).
+        suffix = f".{time.time_ns()}"
+        self.writers = [SummaryWriter(str(Path(run_dir) / "tb" / member_name(m)), purge_step=start_step + 1,
+                                      filename_suffix=suffix) for m in members]
+
+    def log(self, step: int, section: str, rows: list[dict]) -> None:
+        for writer, row in zip(self.writers, rows, strict=True):
+            for tag, value in scalars(section, row).items():
+                writer.add_scalar(tag, value, step)
+            writer.flush()
+
+    def close(self) -> None:
+        for writer in self.writers:
+            writer.close()
+
+
+class WandB:
+    """One Weights & Biases run for the run directory (resumed with it), logging the config and the scalars."""
+
+    def __init__(self, config, run_dir: Path, members: list[dict]):
+        import wandb
+
+        run_dir = Path(run_dir)
+        id_file = run_dir / "wandb_id.txt"
+        if not id_file.is_file():
+            id_file.write_text(secrets.token_hex(4) + "\n")  # wandb ids: lowercase letters and digits
+        self.names = [member_name(m) for m in members]
+        self.run = wandb.init(project=config.wandb_project, name=run_dir.name, id=id_file.read_text().strip(),
+                              resume="allow", dir=str(run_dir), config=dataclasses.asdict(config))
+
+    def log(self, step: int, section: str, rows: list[dict]) -> None:
+        data = {f"{tag}/{name}": value for name, row in zip(self.names, rows, strict=True)
+                for tag, value in scalars(section, row).items()}
+        self.run.log(data, step=step)
+
+    def close(self) -> None:
+        self.run.finish()
+
+
+def open_sinks(config, run_dir: Path, start_step: int) -> list:
+    """TensorBoard always; W&B when `config.wandb` (Config.check has made sure the package is there)."""
+    members = config.members()
+    sinks = [TensorBoard(run_dir, members, start_step)]
+    if config.wandb:
+        sinks.append(WandB(config, run_dir, members))
+    return sinks

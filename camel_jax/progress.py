@@ -1,0 +1,115 @@
+"""What a run reports at each log step and evaluation: the CSV rows, the console and the logging sinks.
+
+- CSV rows: one per member (seed and swept values) in RUN_DIR/metrics.csv and RUN_DIR/eval.csv.
+- Console: a tqdm bar (steps/s, ETA, epsilon, latest training and evaluation returns) when stderr is a terminal;
+  otherwise (logs redirected to files, CI) one plain line per log step and evaluation on stdout; nothing if quiet.
+- TensorBoard and W&B: camel_jax/logs.py, opened at the first log step (when the run directory is known).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from camel_jax import logs, runs
+from camel_jax.config import Config
+
+
+class Progress:
+    """Built by loop.train as `Progress(config, t0, start_step)`; `log` per log step, `log_eval` per evaluation,
+    `done` at the end (`close` releases the bar and the sinks without the final line)."""
+
+    def __init__(self, config: Config, t0: float, start_step: int = 0, stream=None):
+        self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
+        self.start_step = start_step
+        self.members = config.members()  # one CSV row per member (seed, swept values) per log step
+        self.sinks: list | None = None
+        self.status = {"eps": float("nan"), "ret": float("nan"), "unmasked": float("nan"), "masked": float("nan")}
+        stream = sys.stderr if stream is None else stream
+        self.bar = None
+        if not config.quiet and _isatty(stream):
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=config.total_steps, initial=start_step, unit="step", file=stream, dynamic_ncols=True,
+                            unit_scale=True, desc=f"{config.env} x{len(self.members)}")
+
+    def log(self, run_dir: Path, step: int, row: dict) -> None:
+        now = time.time()
+        sps = (step - self.last_step) * len(self.members) / max(now - self.last_t, 1e-9)
+        self.last_t, self.last_step = now, step
+        rows = []
+        for s, member in enumerate(self.members):
+            rows.append({"step": step, **member, "steps_per_s": float(sps), "wall_s": float(now - self.t0),
+                         **{k: _item(v[s]) for k, v in row.items()}})
+        runs.append(run_dir, "metrics.csv", runs.fields(runs.METRIC_FIELDS, self.config), rows)
+        self._sink_log(run_dir, step, "train", rows)
+        ret = _mean_return(rows)
+        if self.bar is not None:
+            self.status.update(eps=rows[0]["epsilon"], ret=ret if np.isfinite(ret) else self.status["ret"])
+            self._refresh(step)
+        elif not self.config.quiet:
+            print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}  eps {rows[0]['epsilon']:.3f}  "
+                  f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
+
+    def log_eval(self, run_dir: Path, step: int, out: dict) -> None:
+        rows = [{"step": step, **member, "wall_s": float(time.time() - self.t0),
+                 **{k: float(v[s]) for k, v in out.items()}} for s, member in enumerate(self.members)]
+        runs.append(run_dir, "eval.csv", runs.fields(runs.EVAL_FIELDS, self.config), rows)
+        self._sink_log(run_dir, step, "eval", rows)
+        line = (f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  "
+                f"masked {np.mean(out['return_masked']):9.1f}")
+        if self.bar is not None:
+            self.status.update(unmasked=float(np.mean(out["return_unmasked"])),
+                               masked=float(np.mean(out["return_masked"])))
+            self._refresh(step)
+            self.bar.write(line, file=sys.stdout)  # above the bar: the evaluations stay readable as a history
+        elif not self.config.quiet:
+            print(line, flush=True)
+
+    def done(self, run_dir: Path) -> None:
+        self.close()
+        if not self.config.quiet:
+            print(f"done in {time.time() - self.t0:.0f}s: {run_dir}", flush=True)
+
+    def close(self) -> None:
+        """Close the bar and flush and close the TensorBoard / W&B sinks (idempotent)."""
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+        for sink in self.sinks or ():
+            sink.close()
+        self.sinks = []
+
+    def _sink_log(self, run_dir: Path, step: int, section: str, rows: list[dict]) -> None:
+        if self.sinks is None:
+            self.sinks = logs.open_sinks(self.config, Path(run_dir), self.start_step)
+        for sink in self.sinks:
+            sink.log(step, section, rows)
+
+    def _refresh(self, step: int) -> None:
+        s = self.status
+        self.bar.update(step - self.bar.n)  # tqdm's rate (steps/s per member) and ETA
+        f = lambda v: f"{v:.1f}" if np.isfinite(v) else "-"
+        self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
+                                 f"eval {f(s['unmasked'])} unmasked / {f(s['masked'])} masked")  # redraws
+
+
+def _mean_return(rows: list[dict]) -> float:
+    """Mean episode return over the members where an episode ended in this window (NaN if none)."""
+    done = [r["episode_return"] for r in rows if r["episodes"] and np.isfinite(r["episode_return"])]
+    return float(np.mean(done)) if done else float("nan")
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def _item(v):
+    v = np.asarray(v).item()
+    return float(v) if isinstance(v, float) else v

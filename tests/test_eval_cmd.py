@@ -1,0 +1,75 @@
+"""`camel-jax eval RUN_DIR` on a tiny finished gymnasium run (two seeds x two grid points, a prior file): a table,
+RUN_DIR/eval_final.json with one entry per member, run from another working directory; one-line errors."""
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ["--total-steps", "600", "--learning-starts", "300", "--log-every", "300", "--eval-every", "600",
+        "--batch-size", "64", "--hidden", "32,32"]
+
+
+def camel(*args, cwd=ROOT, timeout=900):
+    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("eval") / "hopper_grid"
+    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/hopper.py", "--seeds", "0,1",
+              "--grid", "delta=0.1,0.3", "--eval-episodes", "0", "--out", str(out), "--quiet", *TINY)
+    assert r.returncode == 0, r.stderr[-2000:]
+    # --quiet: no progress output (mujoco's MJX import may print "Failed to import warp", not ours)
+    assert not [ln for ln in r.stdout.splitlines() + r.stderr.splitlines() if ln.startswith(("step", "eval", "done"))]
+    return out
+
+
+def test_eval_writes_per_member_results_and_prints_a_table(run, tmp_path):
+    # from another directory: the prior comes from the run's saved copy (prior.txt), not from priors/hopper.py
+    r = camel("eval", str(run), "--episodes", "2", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    result = json.loads((run / "eval_final.json").read_text())
+    assert not (run / "eval_final.json.tmp").exists()
+    assert (result["backend"], result["episodes"], result["seed"], result["env"]) == ("gymnasium", 2, 0, "hopper")
+    members = result["members"]
+    assert [(m["seed"], m["delta"]) for m in members] == [(0, 0.1), (1, 0.1), (0, 0.3), (1, 0.3)]
+    for m in members:
+        for key in ("return_unmasked", "std_unmasked", "return_masked", "std_masked"):
+            assert math.isfinite(m[key]), (key, m)
+        assert m["std_unmasked"] >= 0 and m["std_masked"] >= 0
+    # the box changes the actions: masked and unmasked returns differ, and the two deltas differ when masked
+    assert any(m["return_masked"] != m["return_unmasked"] for m in members)
+    assert members[0]["return_masked"] != members[2]["return_masked"]
+    lines = [ln for ln in r.stdout.splitlines() if not ln.startswith("Failed to import")]  # mujoco's MJX import
+    assert lines[0].split() == ["member", "unmasked", "±", "std", "masked", "±", "std"]
+    assert lines[1].startswith("delta=0.1 seed=0") and f"{members[0]['return_unmasked']:.1f}" in lines[1]
+    assert any(ln.startswith("mean delta=0.3 (2 seeds)") for ln in lines)
+    assert lines[-1] == f"wrote {run / 'eval_final.json'}"
+
+
+def test_eval_of_an_unfinished_run_says_to_resume_it(run, tmp_path):
+    unfinished = tmp_path / "unfinished"
+    shutil.copytree(run, unfinished, ignore=shutil.ignore_patterns("actor.msgpack", "eval_final.json"))
+    r = camel("eval", str(unfinished), timeout=300)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert "has not finished" in lines[0] and f"camel-jax resume {unfinished}" in lines[0]
+    assert not (unfinished / "eval_final.json").exists()
+
+
+@pytest.mark.parametrize("target,needle", [("missing", "does not exist"), ("empty", "has no config.json"),
+                                           ("file", "is not a directory")])
+def test_eval_of_a_non_run_is_one_line_exit_2(tmp_path, target, needle):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file").write_text("x")
+    r = camel("eval", str(tmp_path / target), "--episodes", "1", timeout=300)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and needle in lines[0], r.stderr
+    assert lines[0].startswith("camel-jax eval: ") and "Traceback" not in r.stderr

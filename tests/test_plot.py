@@ -1,0 +1,157 @@
+"""`camel-jax plot` and camel_jax/plots.py on hand-written run directories: the mean and 95% CI over seeds checked
+against hand computations, NaN rows skipped per seed, overlays, grid points as separate curves, one-line errors."""
+
+import csv
+import math
+import struct
+
+import numpy as np
+import pytest
+
+from camel_jax import plots, runs
+from camel_jax.cli import main
+
+T3 = 4.303  # Student t, 97.5% quantile, 2 degrees of freedom (3 seeds), from a printed table
+T2 = 12.706  # 1 degree of freedom (2 seeds)
+STEPS = (100, 200, 300, 400)
+
+
+def write_run(path, returns, grid=None, evals=True, wall=None):
+    """A run directory with metrics.csv / eval.csv as camel_jax.runs writes them. `returns[member][k]` is the
+    episode return of that member at STEPS[k]; members are {"seed": s, **grid values}."""
+    path.mkdir(parents=True)
+    members = list(returns)
+    swept = [k for k in (grid or ())]
+    header_m = ("step", "seed", *swept, *[f for f in runs.METRIC_FIELDS if f not in ("step", "seed")])
+    header_e = ("step", "seed", *swept, *[f for f in runs.EVAL_FIELDS if f not in ("step", "seed")])
+    with open(path / "metrics.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, header_m)
+        w.writeheader()
+        for k, step in enumerate(STEPS):
+            for member in members:
+                ret = returns[member][k]
+                w.writerow({"step": step, **dict(member), "episodes": 0 if math.isnan(ret) else 3,
+                            "episode_return": "nan" if math.isnan(ret) else ret, "episode_length": 50,
+                            "epsilon": 1 - step / 400, "masked_frac": 0.5, "critic_loss": "nan", "actor_loss": "nan",
+                            "q1": "nan", "nonfinite": 0, "steps_per_s": 100.0,
+                            "wall_s": (wall or {}).get(step, step / 10)})
+    with open(path / "eval.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, header_e)
+        w.writeheader()
+        if evals:
+            for step in (200, 400):
+                for i, member in enumerate(members):
+                    w.writerow({"step": step, **dict(member), "return_unmasked": 10.0 * i + step,
+                                "std_unmasked": 1.0, "return_masked": 5.0 * i + step, "std_masked": 1.0,
+                                "wall_s": step / 10})
+    return path
+
+
+def seeds3(path, **kw):
+    nan = float("nan")
+    return write_run(path, {(("seed", 0),): [1.0, 10.0, 5, 7], (("seed", 1),): [2.0, 20.0, nan, 8],
+                            (("seed", 2),): [6.0, nan, nan, 9]}, **kw)
+
+
+def png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_t_quantile_matches_the_table():
+    assert plots.t_quantile(3) == pytest.approx(T3, abs=1e-3)
+    assert plots.t_quantile(2) == pytest.approx(T2, abs=1e-3)
+
+
+def test_mean_and_ci_over_seeds_by_hand_with_nan_rows_skipped_per_seed(tmp_path):
+    run = plots.load_run(seeds3(tmp_path / "run"))
+    xs, mean, half = plots.curve(run.metrics, "episode_return", {})
+    np.testing.assert_array_equal(xs, STEPS)
+    # step 100: three seeds 1, 2, 6 -> mean 3, sample sd sqrt(7), half-width t(2) * sqrt(7 / 3)
+    assert mean[0] == pytest.approx(3.0) and half[0] == pytest.approx(T3 * math.sqrt(7 / 3), rel=1e-3)
+    # step 200: seed 2 has no episode (NaN) -> seeds 0, 1 only: 10, 20 -> sd sqrt(50), half t(1) * sqrt(50 / 2)
+    assert mean[1] == pytest.approx(15.0) and half[1] == pytest.approx(T2 * 5.0, rel=1e-3)
+    # step 300: one seed -> its value, no band
+    assert mean[2] == pytest.approx(5.0) and np.isnan(half[2])
+    assert mean[3] == pytest.approx(8.0) and half[3] == pytest.approx(T3 * 1 / math.sqrt(3), rel=1e-3)
+
+
+def test_single_run_plot_draws_the_mean_and_the_band_and_writes_a_png(tmp_path, capsys):
+    run_dir = seeds3(tmp_path / "run")
+    assert main(["plot", str(run_dir)]) == 0
+    out = run_dir / "plots" / "curves.png"
+    assert str(out) in capsys.readouterr().out
+    assert png_size(out) == (1600, 450) and out.stat().st_size > 30_000
+
+    fig = plots.plot_runs([plots.load_run(run_dir)])
+    ax_train, ax_eval, ax_mask = fig.axes[:3]
+    (line,) = ax_train.lines
+    np.testing.assert_allclose(line.get_ydata(), [3.0, 15.0, 5.0, 8.0])
+    (band,) = ax_train.collections
+    ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+    assert ys.min() == pytest.approx(15.0 - T2 * 5.0, rel=1e-3) and ys.max() == pytest.approx(15 + T2 * 5, rel=1e-3)
+    styles = [ln.get_linestyle() for ln in ax_eval.lines]
+    assert styles == ["-", "--"] and ax_eval.lines[0].get_color() == ax_eval.lines[1].get_color()
+    np.testing.assert_allclose(ax_eval.lines[0].get_ydata(), [210.0, 410.0])  # mean of 200, 210, 220 at step 200
+    assert [ln.get_linestyle() for ln in ax_mask.lines] == ["-", ":"]
+
+
+def test_one_seed_has_no_band_and_smoothing_and_wall_clock_axis(tmp_path):
+    run_dir = write_run(tmp_path / "one", {(("seed", 4),): [1.0, 3.0, 5.0, 7.0]}, wall={100: 5, 200: 9, 300: 20,
+                                                                                      400: 30})
+    fig = plots.plot_runs([plots.load_run(run_dir)], x="wall_s", smooth=2)
+    ax_train = fig.axes[0]
+    assert not ax_train.collections
+    np.testing.assert_allclose(ax_train.lines[0].get_xdata(), [5, 9, 20, 30])
+    np.testing.assert_allclose(ax_train.lines[0].get_ydata(), [1.0, 2.0, 4.0, 6.0])  # trailing mean over 2 rows
+
+
+def test_two_runs_overlaid_with_their_own_colours_and_labels(tmp_path, capsys):
+    a = seeds3(tmp_path / "a")
+    b = write_run(tmp_path / "b", {(("seed", 0),): [100.0] * 4, (("seed", 1),): [200.0] * 4}, evals=False)
+    out = tmp_path / "cmp" / "both.png"
+    assert main(["plot", str(a), str(b), "--out", str(out), "--labels", "prior,plain"]) == 0
+    assert png_size(out) == (1600, 450)
+
+    fig = plots.plot_runs([plots.load_run(a), plots.load_run(b)], labels=["prior", "plain"])
+    ax_train, ax_eval = fig.axes[:2]
+    assert [t.get_text() for t in ax_train.get_legend().get_texts()] == ["prior", "plain"]
+    assert ax_train.lines[0].get_color() != ax_train.lines[1].get_color()
+    np.testing.assert_allclose(ax_train.lines[1].get_ydata(), [150.0] * 4)
+    assert len(ax_eval.lines) == 2  # run b has no evaluations
+    default = plots.plot_runs([plots.load_run(a), plots.load_run(b)])
+    assert [t.get_text() for t in default.axes[0].get_legend().get_texts()] == ["a", "b"]
+
+
+def test_grid_points_are_separate_curves_over_their_seeds(tmp_path):
+    returns = {(("seed", s), ("delta", d)): [base + s] * 4 for d, base in ((0.1, 10.0), (0.3, 50.0)) for s in (0, 1)}
+    run_dir = write_run(tmp_path / "sweep", returns, grid=("delta",))
+    run = plots.load_run(run_dir)
+    assert run.swept == ("delta",)
+    assert plots.groups(run) == [("delta=0.1", {"delta": 0.1}), ("delta=0.3", {"delta": 0.3})]
+    fig = plots.plot_runs([run])
+    ax_train = fig.axes[0]
+    assert [t.get_text() for t in ax_train.get_legend().get_texts()] == ["sweep delta=0.1", "sweep delta=0.3"]
+    np.testing.assert_allclose(ax_train.lines[0].get_ydata(), [10.5] * 4)
+    np.testing.assert_allclose(ax_train.lines[1].get_ydata(), [50.5] * 4)
+    (band,) = ax_train.collections[:1]
+    ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+    assert ys.max() == pytest.approx(10.5 + T2 * math.sqrt(0.5) / math.sqrt(2), rel=1e-3)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["{a}", "{b}"], "--out"),
+    (["{missing}"], "does not exist"),
+    (["{empty}"], "no metrics.csv"),
+    (["{a}", "--labels", "x,y", "--out", "{png}"], "--labels names 2 runs but 1"),
+    (["{a}", "--smooth", "0"], "--smooth"),
+])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args, needle):
+    paths = {"a": seeds3(tmp_path / "a"), "b": seeds3(tmp_path / "b"), "missing": tmp_path / "nope",
+             "empty": tmp_path / "empty", "png": tmp_path / "x.png"}
+    paths["empty"].mkdir()
+    assert main(["plot", *[a.format(**paths) for a in args]]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and needle in err[0] and err[0].startswith("camel-jax plot: "), err
+    assert not list(tmp_path.rglob("*.png"))
