@@ -56,7 +56,7 @@ def load_ours(run_dir: Path) -> dict:
             for r in csv.DictReader(f):
                 evals.setdefault(int(r["step"]), []).append(float(r["return_unmasked"]))
     return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": wall, "config": config,
-            "last_step": max(int(r["step"]) for r in rows), "evals": evals}
+            "last_step": max(int(r["step"]) for r in rows), "evals": evals}  # = total_steps once finished
 
 
 def load_reference(path: Path) -> dict:
@@ -72,7 +72,9 @@ def load_reference(path: Path) -> dict:
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     wall_runs = {run["seed"]: run["wall_s"] for run in meta.get("runs", [])} or walls
     return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": float(sum(wall_runs.values())),
-            "meta": meta, "last_step": max(int(r["step"]) for r in rows)}
+            # the JSON is written when every seed has finished: its total is the budget (the last episode ends
+            # before it); without the JSON, the last logged episode
+            "meta": meta, "last_step": int(meta.get("total_timesteps", max(int(r["step"]) for r in rows)))}
 
 
 def windowed(arr: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:

@@ -539,7 +539,7 @@ def markdown(res: dict) -> str:
     lines += ["", "MJX per vectorized iteration (ms): " + "; ".join(
         f"num_envs={c['num_envs']}: train {c['ms_per_iteration']['train']:.1f}, env only "
         f"{c['ms_per_iteration']['env_only']:.1f}, one update (c, td3.update scanned) "
-        f"{1e3 / b['update_scanned']['median']:.1f}" for c in res["c_mjx"])]
+        f"{1e3 / b['update_scanned']['median']:.1f}" for c in res["c_mjx"])] if res["c_mjx"] else []
     return "\n".join(lines) + "\n"
 
 
@@ -550,7 +550,7 @@ def parse_args(argv=None):
     p.add_argument("--quick", action="store_true", help="very short smoke run (MJX num_envs=1 only, 2 reps)")
     p.add_argument("--out", default="bench/results/throughput_cpu.json", help="JSON path; the .md goes beside it")
     p.add_argument("--env", default="hopper")
-    p.add_argument("--mjx-num-envs", default=None, help="comma list (default 1,16,128; --quick: 1)")
+    p.add_argument("--mjx-num-envs", default=None, help="comma list (default 1,16,128; --quick: 1; \"\" skips item (d))")
     p.add_argument("--seeds", default=None, help="comma list of seed counts for (e) (default 1,2,4,8; --quick: 1,2); "
                    "1 is always included")
     p.add_argument("--cleanrl", default=os.environ.get("CLEANRL_DIR", ""),
@@ -565,7 +565,7 @@ def parse_args(argv=None):
     p.add_argument("--mesh-num-envs", type=int, default=None, help="(f): num_envs per seed (default 16; --quick: 1)")
     args = p.parse_args(argv)
     q = args.quick
-    args.mjx_num_envs = [int(x) for x in (args.mjx_num_envs or ("1" if q else "1,16,128")).split(",") if x]
+    args.mjx_num_envs = [int(x) for x in (("1" if q else "1,16,128") if args.mjx_num_envs is None else args.mjx_num_envs).split(",") if x]
     args.seed_counts = [int(x) for x in (args.seeds or ("1,2" if q else "1,2,4,8")).split(",") if x]
     args.seed_counts = [1, *(n for n in args.seed_counts if n != 1)]  # the ratios are to 1 seed
     args.reps = args.reps or (2 if q else 5)

@@ -32,12 +32,7 @@ def check_finished(run_dir: Path) -> Config:
     if not run_dir.is_dir():
         what = "is not a directory" if run_dir.exists() else "does not exist"
         raise FileNotFoundError(f"{run_dir} {what}; point eval at a run directory made by camel-jax train")
-    if not (run_dir / "config.json").is_file():
-        raise FileNotFoundError(f"{run_dir} has no config.json; point eval at a run directory made by camel-jax train")
-    try:
-        config = Config.from_json(run_dir / "config.json")
-    except (ValueError, TypeError, KeyError) as e:
-        raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it") from None
+    config = runs.read_config(run_dir, "eval")
     if not (run_dir / "actor.msgpack").is_file():
         raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished; resume it first "
                                 f"(camel-jax resume {run_dir})")

@@ -27,12 +27,7 @@ from camel_jax.trainer import make_train, summarize
 def resume(run_dir: str | Path, quiet: bool | None = None) -> Path:
     """Continue the run in `run_dir` from its latest checkpoint to `total_steps` (from the start if it has none)."""
     run_dir = Path(run_dir)
-    if not (run_dir / "config.json").is_file():
-        raise FileNotFoundError(f"{run_dir} has no config.json; point resume at a run directory made by camel-jax train")
-    try:
-        config = Config.from_json(run_dir / "config.json")
-    except (ValueError, TypeError, KeyError) as e:
-        raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
+    config = runs.read_config(run_dir, "resume")
     if quiet is not None:
         config = Config(**{**config.__dict__, "quiet": quiet})
     return train(config, resume_dir=run_dir)

@@ -34,6 +34,17 @@ def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
     return ("step", "seed", *config.grid_values(), *[f for f in base if f not in ("step", "seed")])
 
 
+def read_config(run_dir: Path, command: str) -> Config:
+    """A run directory's Config; FileNotFoundError / ValueError with one line naming the fix for `command`."""
+    if not (run_dir / "config.json").is_file():
+        raise FileNotFoundError(f"{run_dir} has no config.json; point {command} at a run directory made by "
+                                "camel-jax train")
+    try:
+        return Config.from_json(run_dir / "config.json")
+    except (ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
+
+
 def default_dir(config: Config) -> Path:
     prior = Path(config.prior.split(":", 1)[-1]).stem if config.prior not in ("none", "random") else config.prior
     return Path("runs") / f"{config.env}_{config.backend}_{prior}_{time.strftime('%Y%m%d-%H%M%S')}"
