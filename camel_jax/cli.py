@@ -55,30 +55,9 @@ def _sweep(argv: list[str]) -> int:
                                   "td3.Hyper fields (delta, mask_fraction, eps0, ...) and the seeds share one "
                                   "compiled program; each value of any other setting is a run of its own in a "
                                   "subdirectory of --out, run one after the other.")
-    import json
-    import shutil
-    from pathlib import Path
-
     from camel_jax import sweep
-    from camel_jax.loop import train
 
-    try:
-        root, configs = sweep.plan(config)
-        if root.exists() and not config.overwrite:
-            raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")
-        if root.exists():
-            shutil.rmtree(root)
-        root.mkdir(parents=True)
-        (root / "sweep.json").write_text(json.dumps(
-            {"grid": list(config.grid), "runs": [Path(c.out).name for c in configs]}, indent=2) + "\n")
-        for c in configs:
-            if not c.quiet:
-                print(f"sweep: {c.out} ({len(c.members())} members in one program)", flush=True)
-            train(c)
-    except _user_errors() as e:
-        print(f"camel-jax sweep: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return _reported("sweep", lambda: sweep.run(config))
 
 
 def _train(argv: list[str]) -> int:
@@ -88,12 +67,7 @@ def _train(argv: list[str]) -> int:
                       description="Train masking-aware TD3 (CAMEL) on MJX or gymnasium MuJoCo.")
     from camel_jax.loop import train
 
-    try:
-        train(config)  # checks the config first
-    except _user_errors() as e:
-        print(f"camel-jax train: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return _reported("train", lambda: train(config))  # train checks the config first
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,12 +84,7 @@ def _resume(argv: list[str]) -> int:
                                 "was started with; metrics.csv and eval.csv are first cut back to the checkpoint.")
     from camel_jax.loop import resume
 
-    try:
-        resume(args.run_dir, quiet=True if args.quiet else None)
-    except _user_errors() as e:
-        print(f"camel-jax resume: {e}", file=sys.stderr)
-        return 2
-    return 0
+    return _reported("resume", lambda: resume(args.run_dir, quiet=True if args.quiet else None))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,14 +106,12 @@ def _eval(argv: list[str]) -> int:
                                 "writes RUN_DIR/eval_final.json.")
     from camel_jax import final_eval
 
-    try:
+    def work():
         result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed)
-    except _user_errors() as e:
-        print(f"camel-jax eval: {e}", file=sys.stderr)
-        return 2
-    print(final_eval.table(result))
-    print(f"wrote {final_eval.write(args.run_dir, result)}")
-    return 0
+        print(final_eval.table(result))
+        print(f"wrote {final_eval.write(args.run_dir, result)}")
+
+    return _reported("eval", work)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -170,12 +137,19 @@ def _plot(argv: list[str]) -> int:
     from camel_jax import plots
 
     labels = [v.strip() for v in args.labels.split(",")] if args.labels else None
+    def work():
+        print(f"wrote {plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth)}")
+
+    return _reported("plot", work)
+
+
+def _reported(command: str, work) -> int:
+    """Run `work()`; a user error (_user_errors) becomes one line `camel-jax COMMAND: message` and exit code 2."""
     try:
-        out = plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth)
+        work()
     except _user_errors() as e:
-        print(f"camel-jax plot: {e}", file=sys.stderr)
+        print(f"camel-jax {command}: {e}", file=sys.stderr)
         return 2
-    print(f"wrote {out}")
     return 0
 
 

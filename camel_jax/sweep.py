@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import shutil
 import time
 import typing
 from pathlib import Path
@@ -49,6 +51,26 @@ def plan(config: Config) -> tuple[Path, list[Config]]:
     for c in configs:
         c.check()  # every program's settings are checked before anything is written
     return root, configs
+
+
+def run(config: Config) -> Path:
+    """`camel-jax sweep`: check every program's settings, make the sweep directory (refusing an existing one unless
+    --overwrite) with sweep.json listing the runs, then train the runs one after the other."""
+    from camel_jax.loop import train
+
+    root, configs = plan(config)
+    if root.exists() and not config.overwrite:
+        raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    (root / "sweep.json").write_text(json.dumps(
+        {"grid": list(config.grid), "runs": [Path(c.out).name for c in configs]}, indent=2) + "\n")
+    for c in configs:
+        if not c.quiet:
+            print(f"sweep: {c.out} ({len(c.members())} members in one program)", flush=True)
+        train(c)
+    return root
 
 
 def _parse(name: str, hint, text: str):
