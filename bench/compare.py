@@ -13,7 +13,7 @@ as mean +- 95% CI over seeds (Student t) and as a ratio of means to the first re
         --reference "CleanRL TD3 (jax)=bench/reference/cleanrl_td3_jax_hopper.csv" --out bench/results/compare_hopper
 
 With --budget STEPS (and --env, --seeds, --runs-dir) the script first trains the methods named by --methods that have
-no finished run in --runs-dir, with the settings of bench/paper_hopper.sh, then compares them.
+no finished run in --runs-dir, with the settings of bench/paper.sh, then compares them.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def ratio(a: float, b: float) -> str:
 
 
 def launch(args) -> list[tuple[str, Path]]:
-    """Train the --methods missing from --runs-dir (bench/paper_hopper.sh's settings at --budget steps)."""
+    """Train the --methods missing from --runs-dir (bench/paper.sh's settings at --budget steps)."""
     import dataclasses
 
     from camel_jax.config import Config

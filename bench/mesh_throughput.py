@@ -3,7 +3,7 @@
 
 XLA's CPU device count is fixed when jax starts, so this runs in its own process with
 XLA_FLAGS=--xla_force_host_platform_device_count=D (set here before jax is imported); bench/throughput.py calls it
-as item (f). Both programs are compiled as loop.py compiles them (jit of the seed-vmapped chunk, donated state; the
+as item (f). Both programs are compiled as loop.py compiles them (jit of `run_chunk` over all members, donated state; the
 mesh one through camel_jax.sharding) and timed round-robin like the other items. On CPU the D "devices" are
 thread pools on the same cores, so this measures the cost of the mesh machinery, not a speed-up.
 
@@ -53,7 +53,7 @@ def main(argv=None) -> dict:
     tr = make_train(config, envs.make(config.env, "mjx", config.num_envs), resolve(config.prior, config.env).fn)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
-    init, run = jax.vmap(tr.init), jax.vmap(tr.run_chunk, in_axes=(0, None, None))
+    init, run = jax.vmap(tr.init), tr.run_chunk
     mesh = make_mesh(Config(**{**config.__dict__, "mesh": f"seeds={args.devices}"}), args.seeds)
     shardings = state_shardings(jax.eval_shape(init, keys, hyper), mesh)
     setups = {"one_device": (None, None, keys, hyper),

@@ -1,9 +1,10 @@
 #!/usr/bin/env python
 """The cost of the seed axis on MJX: the raw Hopper step vmapped over N envs, plain and inside a size-1 outer vmap.
 
-loop.py always runs `jax.vmap(tr.run_chunk)` over seeds, even for one seed, so the env inside the fused training step
-is a vmap of a vmap. On XLA-CPU that alone made the MJX step about 2.6x slower at N=128 (and made no difference at
-N=1); see bench/README.md. No autoreset here: only `jax.vmap(env.step)` in a scan, with small random actions.
+loop.py used to run `jax.vmap(tr.run_chunk)` over seeds, even for one seed, so the env inside the fused training
+step was a vmap of a vmap. On XLA-CPU that alone made the MJX step about 2.6x slower at N=128 (and made no difference
+at N=1); see bench/README.md. This measurement is why `run_chunk` now vmaps `act` and `learn` over members but steps
+all members' envs as one flat batch. No autoreset here: only `jax.vmap(env.step)` in a scan, with small random actions.
 
     python bench/mjx_seed_vmap.py --num-envs 128      # about 2 minutes on a 2-core CPU, nearly all compile
 """

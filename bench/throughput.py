@@ -12,7 +12,7 @@
   (c) the update-only ceiling: the same `learn` (insert + sample + one TD3 update) scanned inside one compiled
       program on a fixed transition (no env, no host), and a bare `lax.scan` of `td3.update` on batches sampled
       from the buffer filled in (b); the ratios (b)/(c).
-  (d) MJX backend: env steps/s of the fused training step (`run_chunk`, jitted and seed-vmapped as in loop.py) at
+  (d) MJX backend: env steps/s of the fused training step (`run_chunk` over one member, jitted as in loop.py) at
       several `num_envs` with `updates_per_step=1`, beside the MJX env alone (a scan of the vectorized env step with
       random actions, no learning) at the same `num_envs`.
   (e) 1, 2, 4, 8 seeds vmapped through the gymnasium-path `learn` (host-called per step, no env): transitions/s in
@@ -345,7 +345,7 @@ def _cpu_children_s() -> float:
 
 
 def bench_mjx(args, num_envs: int) -> dict:
-    """(c) run_chunk as loop.py compiles it (jit, vmap over 1 seed, donated state), and the env alone; interleaved."""
+    """(c) run_chunk as loop.py compiles it (jit, 1 member, donated state), and the env alone; interleaved."""
     config = base_config(args, backend="mjx", seeds=(0,), num_envs=num_envs, learning_starts=0)
     prior = resolve(config.prior, config.env)
     hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (1,)), config.hyper())
@@ -357,7 +357,7 @@ def bench_mjx(args, num_envs: int) -> dict:
     log(f"(c) mjx num_envs={num_envs}: compile init ...")
     init_s, s0 = first_call(lambda: jax.jit(jax.vmap(tr.init))(keys, hyper))
     state = {"s": s0, "i": 1}  # learning_starts=0: updates from iteration 1 on (i * num_envs > 0)
-    chunk = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2, donate_argnums=0)
+    chunk = jax.jit(tr.run_chunk, static_argnums=2, donate_argnums=0)
 
     def chunk_call():
         state["s"], _ = chunk(state["s"], state["i"], length)

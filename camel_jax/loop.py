@@ -1,6 +1,6 @@
 """The thin host shell around the compiled trainer: chunks, logging, evaluation, checkpoints, the final actor.
 
-No training logic lives here. On MJX each chunk is one call of the jitted, seed-vmapped `run_chunk`. On gymnasium
+No training logic lives here. On MJX each chunk is one call of the jitted `run_chunk` (all members). On gymnasium
 each env step is a call of the jitted `act`, the C MuJoCo step, and a call of the jitted `learn`.
 `resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/checkpoint.py) instead of the
 init: chunk lengths depend only on the iteration, so a resumed MJX run computes exactly what an uninterrupted one does.
@@ -63,7 +63,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     template = jax.eval_shape(init, keys, hyper)
     shardings = state_shardings(template, mesh)  # placement on the mesh (sharding.py); None: one device
     if config.backend == "mjx":  # the chunk keeps the state where it is: no transfers, no recompiles
-        chunk = jit_sharded(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), mesh, (shardings, seed_sharding(mesh)),
+        chunk = jit_sharded(tr.run_chunk, mesh, (shardings, seed_sharding(mesh)),
                             static_argnums=2, donate_argnums=0)
     if mesh is not None:  # each member's state is made (or read) on its own devices
         keys, hyper = shard_seeds((keys, hyper), mesh)

@@ -1,13 +1,16 @@
-"""The trainer: `make_train(config, env, prior)` returns pure functions; jit and vmap (over seeds) are applied outside.
+"""The trainer: `make_train(config, env, prior)` returns pure functions; jit is applied outside.
 
 One training step, in order (`act`, then the env, then `learn`):
   obs -> prior(obs) -> box (the episode's masked flag) -> actor + exploration noise, clipped into the box
   -> env.step -> transition (obs, action, reward, final next obs, terminated, masked) -> buffer.insert
   -> masked flags redrawn for episodes that just reset, with probability eps(t)
   -> `updates_per_step` TD3 updates on sampled batches (boxes of s and s' recomputed from the prior).
-On MJX, `run_chunk` scans that step (env included) inside one compiled program. On gymnasium the host drives the
-same jitted `act` and `learn` around the C MuJoCo envs (CleanRL style).
-Iteration indices (`i`) are passed unbatched, so the seed vmap keeps the learning-starts and policy-delay
+On MJX, `run_chunk` scans that step (env included) inside one compiled program, for all members (seeds x grid
+points) at once: `act` and `learn` are vmapped over members, while the env steps every member's envs as one flat
+batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.6x slower on XLA-CPU, and turned the
+autoreset's "any env done?" branch into a reset computed at every step; bench/mjx_seed_vmap.py). On gymnasium the
+host drives the same `act` and `learn`, jitted and vmapped over members, around the C MuJoCo envs (CleanRL style).
+Iteration indices (`i`) are passed unbatched, so the member vmap keeps the learning-starts and policy-delay
 branches real branches.
 """
 
@@ -49,7 +52,7 @@ class Train(NamedTuple):
     act: Callable  # (learner, obs, i) -> (next key, action)
     learn: Callable  # (learner, obs, action, env_state_after, i) -> (learner, metrics)
     init: Callable  # MJX: (key, hyper) -> TrainState
-    run_chunk: Callable  # MJX: (TrainState, start_iteration, length) -> (TrainState, metrics)
+    run_chunk: Callable  # MJX: (TrainState with a leading member axis, start_iteration, length) -> (same, metrics)
     greedy: Callable  # (learner, obs, masked) -> deterministic action
     nets: td3.Nets
 
@@ -131,16 +134,21 @@ def make_train(config: Config, env, prior: Callable | None) -> Train:
         return TrainState(learner=init_learner(k_learn, hyper), env_state=env.reset(k_env))
 
     def run_chunk(state: TrainState, start: jax.Array, length: int):
+        """`length` training steps of every member; `state` is `init` vmapped over members (leading axis)."""
+        members = jax.tree.leaves(state.learner.key)[0].shape[0]
+        flat = lambda x: x.reshape((members * n,) + x.shape[2:])  # (members, n, ...) -> (members * n, ...)
+        split = lambda x: x.reshape((members, n) + x.shape[1:])
+
         def step(state: TrainState, i):
             obs = state.env_state.obs
-            key, action = act(state.learner, obs, i)
+            key, action = jax.vmap(act, in_axes=(0, 0, None))(state.learner, obs, i)
             learner = state.learner.replace(key=key)
-            env_state = env.step(state.env_state, action)
-            learner, metrics = learn(learner, obs, action, env_state, i)
+            env_state = jax.tree.map(split, env.step(jax.tree.map(flat, state.env_state), flat(action)))
+            learner, metrics = jax.vmap(learn, in_axes=(0, 0, 0, 0, None))(learner, obs, action, env_state, i)
             return TrainState(learner, env_state), metrics
 
         state, metrics = jax.lax.scan(step, state, start + jnp.arange(length))
-        return state, summarize(metrics)
+        return state, jax.vmap(summarize, in_axes=1)(metrics)  # metrics leaves: (length, members)
 
     def greedy(learner: Learner, obs, masked):
         low, high = box(obs, masked, learner.hyper)

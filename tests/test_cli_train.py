@@ -54,6 +54,35 @@ def test_expert_masking_from_a_finished_run(gym_run, tmp_path):
     assert len(_rows(out / "metrics.csv")) == 2
 
 
+def test_expert_prior_is_the_best_evaluated_member(gym_run):
+    import jax
+    import jax.numpy as jnp
+
+    from camel_jax import runs
+    from camel_jax.networks import Actor
+    from camel_jax.priors import baselines
+
+    evals = _rows(gym_run / "eval.csv")
+    last = [r for r in evals if r["step"] == evals[-1]["step"]]
+    best = max(range(len(last)), key=lambda k: float(last[k]["return_unmasked"]))
+    fn, member, why = baselines.expert_prior(gym_run, "hopper")
+    assert member == best and "best unmasked eval return" in why
+    config, params = runs.load_actor(gym_run)
+    obs, ones = jnp.linspace(-1.0, 1.0, 11), jnp.ones(3)
+    outs = [Actor(3, config.hidden, config.masking_aware).apply(jax.tree.map(lambda x, k=k: x[k], params), obs, -ones, ones)
+            for k in range(2)]
+    assert not jnp.allclose(outs[0], outs[1])  # the members differ, so the choice is visible
+    assert jnp.allclose(fn(obs), outs[best])
+
+
+def test_best_member_reads_the_last_evaluation_only(tmp_path):
+    from camel_jax.priors import baselines
+
+    (tmp_path / "eval.csv").write_text("step,seed,return_unmasked\n10,0,900\n10,1,5\n10,2,7\n20,0,100\n20,1,300\n20,2,250\n")
+    assert baselines.best_member(tmp_path)[0] == 1
+    assert baselines.best_member(tmp_path / "missing")[0] == 0
+
+
 def test_mjx_run_with_random_masking_and_vmapped_seeds(tmp_path):
     out = tmp_path / "mjx"
     r = camel("train", "--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs",

@@ -38,7 +38,7 @@ SCRIPT = textwrap.dedent("""
     tr = make_train(config, AutoResetVecEnv(PointGoal(), 8), None)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
-    init, run = jax.vmap(tr.init), jax.vmap(tr.run_chunk, in_axes=(0, None, None))
+    init, run = jax.vmap(tr.init), tr.run_chunk
     template = jax.eval_shape(init, keys, hyper)
 
     def train(mesh):  # as loop.train places and compiles it: two chunks of 30 iterations

@@ -125,7 +125,7 @@ def _train_toy(config, seeds=(0,), prior=None, chunk=500):
     keys = jnp.stack([jax.random.PRNGKey(s) for s in seeds])
     hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (len(seeds),)), config.hyper())
     state = jax.jit(jax.vmap(tr.init))(keys, hyper)
-    run = jax.jit(jax.vmap(tr.run_chunk, in_axes=(0, None, None)), static_argnums=2)
+    run = jax.jit(tr.run_chunk, static_argnums=2)
     for start in range(0, config.iterations, chunk):
         state, _ = run(state, start, chunk)
     return tr, state

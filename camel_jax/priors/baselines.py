@@ -4,7 +4,9 @@
 - `random`: random masking. The box centre is a fixed pseudo-random function of the observation (a random
   projection passed through sin), roughly uniform in [-1, 1] and unrelated to the task. Being a function of the
   state, the box recomputed at update time is the one the agent acted in.
-- `expert:RUN_DIR`: a trained actor from a finished run (its first seed), evaluated unmasked, as the prior.
+- `expert:RUN_DIR`: a trained actor from a finished run, evaluated unmasked, as the prior: the member (seed) with
+  the best unmasked evaluation return at the run's last evaluation (the first member if the run has no eval.csv).
+  TD3's seeds differ a lot at a short budget, and the paper's expert is a good actor, not an arbitrary one.
 - any other value: a prior file, validated in the sandbox before it runs.
 """
 
@@ -44,7 +46,8 @@ def resolve(prior: str, env_name: str) -> ResolvedPrior:
                              "random: box centre = sin(W @ obs * 10 + b), W, b fixed from seed 0\n")
     if prior.startswith("expert:"):
         run_dir = Path(prior.split(":", 1)[1])
-        return ResolvedPrior(expert_prior(run_dir, env_name), "expert", f"expert: actor of run {run_dir}\n")
+        fn, member, why = expert_prior(run_dir, env_name)
+        return ResolvedPrior(fn, "expert", f"expert: actor of run {run_dir}, member {member} ({why})\n")
     from camel_jax.priors.loader import load_prior
 
     path = Path(prior)
@@ -58,15 +61,31 @@ def random_prior(obs_dim: int, act_dim: int, seed: int = 0) -> Prior:
     return lambda obs: jnp.sin(10.0 * (w @ obs) + b)
 
 
-def expert_prior(run_dir: Path, env_name: str) -> Prior:
+def best_member(run_dir: Path) -> tuple[int, str]:
+    """(member index, reason): the member with the highest unmasked eval return at the run's last evaluation."""
+    import csv
+
+    path = Path(run_dir) / "eval.csv"
+    rows = list(csv.DictReader(path.open())) if path.is_file() else []
+    if not rows:
+        return 0, "first member: the run has no evaluations"
+    last = max(int(r["step"]) for r in rows)
+    final = [r for r in rows if int(r["step"]) == last]  # one row per member, in member order
+    i = max(range(len(final)), key=lambda k: float(final[k]["return_unmasked"]))
+    return i, f"best unmasked eval return at step {last}: {float(final[i]['return_unmasked']):.1f}"
+
+
+def expert_prior(run_dir: Path, env_name: str) -> tuple[Prior, int, str]:
+    """(prior, member index, why that member) from a finished run's actor."""
     from camel_jax import runs
 
     config, actor_params = runs.load_actor(run_dir)
     if config.env != env_name:
         raise ValueError(f"expert run {run_dir} trained on '{config.env}', not '{env_name}'; pick a run of this task")
-    params = jax.tree.map(lambda x: x[0], actor_params)  # the run's first seed
+    member, why = best_member(run_dir)
+    params = jax.tree.map(lambda x: x[member], actor_params)
     from camel_jax.networks import Actor
 
     actor = Actor(specs.load(env_name).act_dim, config.hidden, config.masking_aware)
     ones = jnp.ones(specs.load(env_name).act_dim)
-    return lambda obs: actor.apply(params, obs, -ones, ones)
+    return (lambda obs: actor.apply(params, obs, -ones, ones)), member, why
