@@ -8,6 +8,10 @@ as mean +- 95% CI over seeds (Student t) and as a ratio of means to the first re
   - steps to reach --threshold (first window end at or above it; seeds that never reach it are counted apart),
   - wall-clock: our runs train their seeds together in one process (the time of that process, for all seeds);
     CleanRL runs one process per seed (their sum). Both ran on the machine described in the JSON.
+A second table and plot panel give the paper's own measure for our runs: the deterministic actor evaluated with no
+box (eval.csv, `return_unmasked`) at the same step counts (the last evaluation at or before each) and its mean over
+all evaluations, with ratios to the first --run. Training returns of a masked method include its masked episodes;
+the unmasked evaluation is the agent alone.
 
     python bench/compare.py --run "TD3 (camel-jax)=runs/hopper/td3" --run "CAMEL=runs/hopper/camel" \\
         --reference "CleanRL TD3 (jax)=bench/reference/cleanrl_td3_jax_hopper.csv" --out bench/results/compare_hopper
@@ -85,6 +89,17 @@ def windowed(arr: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:
         sel = (step > e - window) & (step <= e)
         if n[sel].sum() > 0:
             out[k] = (ret[sel] * n[sel]).sum() / n[sel].sum()
+    return out
+
+
+def eval_stats(evals: dict[int, list[float]], at: list[int]) -> dict:
+    """Per-seed unmasked eval returns at each step count (the last evaluation at or before it) and their mean over
+    all evaluations; `evals`: step -> one return per seed, in seed order."""
+    steps = sorted(evals)
+    out = {"at": {}, "auc": list(np.mean([evals[k] for k in steps], axis=0)) if steps else []}
+    for a in at:
+        before = [k for k in steps if k <= a]
+        out["at"][a] = (before[-1], evals[before[-1]]) if before else (None, [])
     return out
 
 
@@ -185,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         last_eval = max((k for k in evals if k <= budget), default=None)
         results.append({"label": label, "kind": kind, "curves": curves, "wall_all": d["wall_all"],
                         "eval": (last_eval, evals[last_eval]) if last_eval else None,
+                        "evals": {k: v for k, v in sorted(evals.items()) if k <= budget},
                         "stats": summarize(curves, ends, at, args.threshold)})
     write_outputs(args, results, ends, at, budget)
     return 0
@@ -198,7 +214,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 5))
     for r in results:
         stack = np.stack(list(r["curves"].values()))
         mean, half, _ = mean_ci(stack)
@@ -210,6 +226,19 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     ax.set_title(f"{args.title}: mean and 95% CI over seeds")
     ax.grid(alpha=0.3)
     ax.legend()
+    for r in results:
+        if r["evals"]:
+            steps = np.array(list(r["evals"]))
+            mean, half, _ = mean_ci(np.array(list(r["evals"].values())).T)
+            (line,) = ax_eval.plot(steps, mean, "o-", ms=3, label=r["label"])
+            ax_eval.fill_between(steps, mean - np.nan_to_num(half), mean + np.nan_to_num(half), color=line.get_color(),
+                                 alpha=0.2)
+    ax_eval.set_xlabel("env steps")
+    ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
+    ax_eval.set_title("the agent alone: mean and 95% CI over seeds")
+    ax_eval.grid(alpha=0.3)
+    if any(r["evals"] for r in results):
+        ax_eval.legend()
     fig.tight_layout()
     fig.savefig(out.with_suffix(".png"), dpi=110)
     plt.close(fig)
@@ -246,17 +275,42 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
             cells.append("n/a (training returns only)")
         lines.append("| " + " | ".join(cells) + " |")
         summary.append(row)
+    base = next((r for r in results if r["evals"]), None)
+    eval_lines = []
+    if base:
+        base_st = eval_stats(base["evals"], at)
+        head = ["method", *[f"unmasked eval at {a // 1000}k" for a in at], "mean over all evaluations"]
+        eval_lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for r, row in zip(results, summary):
+            if not r["evals"]:
+                continue
+            st = eval_stats(r["evals"], at)
+            cells = [r["label"]]
+            for a in at:
+                step, vals = st["at"][a]
+                m, h = t_ci(vals) if vals else (math.nan, math.nan)
+                bm = t_ci(base_st["at"][a][1])[0] if base_st["at"][a][1] else math.nan
+                note = f" at {step // 1000}k" if step is not None and step != a else ""
+                cells.append(fmt(m, h) + note + (f" ({ratio(m, bm)})" if r is not base else ""))
+                row[f"eval_at_{a}"] = [step, m, h]
+            m, h = t_ci(st["auc"])
+            cells.append(fmt(m, h) + (f" ({ratio(m, t_ci(base_st['auc'])[0])})" if r is not base else ""))
+            row["eval_auc"] = [m, h]
+            eval_lines.append("| " + " | ".join(cells) + " |")
     command = "python bench/compare.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
     md = [f"# {args.title}: camel-jax against CleanRL's TD3", "", f"Command: `{command}`", "",
           (f"Budget compared: {budget:,} env steps per seed. Returns: training episodes ending in the last "
           f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t); ratios are to "
           f"the mean of '{ref['label'] if ref else 'n/a'}'. Wall-clock: camel-jax trains a method's seeds together "
           "in one process; CleanRL runs one process per seed (summed)."), "", *lines, "",
+          *([(f"Unmasked evaluation of our runs (the deterministic actor with no box, the paper's measure), mean ± "
+              f"95% CI over seeds; ratios are to the mean of '{base['label']}'. CleanRL logs no evaluation."), "",
+             *eval_lines, ""] if eval_lines else []),
           f"![curves]({out.with_suffix('.png').name})", ""]
     out.with_suffix(".md").write_text("\n".join(md))
     out.with_suffix(".json").write_text(json.dumps({"command": command, "budget": budget, "window": args.window,
                                                     "threshold": args.threshold, "methods": summary}, indent=2) + "\n")
-    print("\n".join(lines))
+    print("\n".join(lines + [""] + eval_lines))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,12 @@ def _ours(run_dir: Path, slopes):
         for step in range(1000, 40_001, 1000):
             for seed, slope in enumerate(slopes):
                 w.writerow([step, seed, 2, slope * step, step / 100])
+    with open(run_dir / "eval.csv", "w", newline="") as f:  # unmasked eval every 10k: 10 * slope * step
+        w = csv.writer(f)
+        w.writerow(["step", "seed", "return_unmasked"])
+        for step in range(10_000, 40_001, 10_000):
+            for seed, slope in enumerate(slopes):
+                w.writerow([step, seed, 10 * slope * step])
 
 
 def _reference(path: Path, slopes):
@@ -31,14 +37,22 @@ def _reference(path: Path, slopes):
 
 
 def test_compare_table_against_hand_computed_values(tmp_path):
+    _ours(tmp_path / "td3", [0.05, 0.05, 0.05])
     _ours(tmp_path / "camel", [0.10, 0.11, 0.12])
     _reference(tmp_path / "ref.csv", [0.05, 0.05, 0.05])
-    r = subprocess.run([sys.executable, "bench/compare.py", "--run", f"CAMEL={tmp_path / 'camel'}", "--reference",
-                        f"REF={tmp_path / 'ref.csv'}", "--at", "20000,40000", "--window", "4000", "--threshold",
-                        "2000", "--out", str(tmp_path / "cmp")], cwd=ROOT, capture_output=True, text=True, check=False)
+    r = subprocess.run([sys.executable, "bench/compare.py", "--run", f"TD3={tmp_path / 'td3'}", "--run",
+                        f"CAMEL={tmp_path / 'camel'}", "--reference", f"REF={tmp_path / 'ref.csv'}", "--at",
+                        "20000,35000,40000", "--window", "4000", "--threshold", "2000", "--out", str(tmp_path / "cmp")],
+                       cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     out = json.loads((tmp_path / "cmp.json").read_text())
-    camel, ref = out["methods"]
+    td3, camel, ref = out["methods"]
+    # unmasked eval: 10 * slope * step; at 35k the last evaluation before it (30k) counts; the mean over the
+    # evaluations at 10k..40k is 10 * slope * 25k
+    assert camel["eval_at_20000"][:2] == [20_000, 10 * 0.11 * 20_000]
+    assert camel["eval_at_35000"][:2] == [30_000, 10 * 0.11 * 30_000]
+    assert abs(camel["eval_auc"][0] - 10 * 0.11 * 25_000) < 1e-6 and td3["eval_auc"][1] == 0.0
+    assert "eval_auc" not in ref
     # window (36k, 40k]: ours logs 37k..40k (mean 38.5k), the reference 36.5k..40k (mean 38.25k)
     assert abs(camel["return_at_40000"][0] - 0.11 * 38_500) < 1e-6
     assert abs(ref["return_at_40000"][0] - 0.05 * 38_250) < 1e-6
@@ -52,6 +66,9 @@ def test_compare_table_against_hand_computed_values(tmp_path):
     assert camel["wall_all_s"] == 400 and ref["wall_all_s"] == 3 * 800
     md = (tmp_path / "cmp.md").read_text()
     assert "4,235 ± 956 (2.21x)" in md.split("| CAMEL")[1].split("\n")[0]  # 0.11 * 38.5k / (0.05 * 38.25k)
+    eval_row = md.split("| CAMEL")[2].split("\n")[0]  # the unmasked-eval table; ratios to the first --run (TD3)
+    # half-widths: 4.303 * 0.01 * 300k / sqrt(3) and 4.303 * 0.01 * 250k / sqrt(3)
+    assert "33,000 ± 7,452 at 30k (2.20x)" in eval_row and "27,500 ± 6,210 (2.20x)" in eval_row
     assert (tmp_path / "cmp.png").stat().st_size > 10_000
 
 
