@@ -7,7 +7,7 @@ One training step, in order (`act`, then the env, then `learn`):
   -> `updates_per_step` TD3 updates on sampled batches (boxes of s and s' recomputed from the prior).
 On MJX, `run_chunk` scans that step (env included) inside one compiled program, for all members (seeds x grid
 points) at once: `act` and `learn` are vmapped over members, while the env steps every member's envs as one flat
-batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.6x slower on XLA-CPU, and turned the
+batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.7x slower on XLA-CPU, and turned the
 autoreset's "any env done?" branch into a reset computed at every step; bench/mjx_seed_vmap.py). On gymnasium the
 host drives the same `act` and `learn`, jitted and vmapped over members, around the C MuJoCo envs (CleanRL style).
 Iteration indices (`i`) are passed unbatched, so the member vmap keeps the learning-starts and policy-delay
@@ -135,7 +135,7 @@ def make_train(config: Config, env, prior: Callable | None) -> Train:
 
     def run_chunk(state: TrainState, start: jax.Array, length: int):
         """`length` training steps of every member; `state` is `init` vmapped over members (leading axis)."""
-        members = jax.tree.leaves(state.learner.key)[0].shape[0]
+        members = state.learner.key.shape[0]
         flat = lambda x: x.reshape((members * n,) + x.shape[2:])  # (members, n, ...) -> (members * n, ...)
         split = lambda x: x.reshape((members, n) + x.shape[1:])
 
