@@ -50,16 +50,18 @@ def main(argv=None) -> dict:
 
     defaults = argparse.Namespace(env=args.env, learning_starts=0)
     config = base_config(defaults, backend="mjx", seeds=tuple(range(args.seeds)), num_envs=args.num_envs)
-    tr = make_train(config, envs.make(config.env, "mjx", config.num_envs), resolve(config.prior, config.env).fn)
+    env, prior = envs.make(config.env, "mjx", config.num_envs), resolve(config.prior, config.env).fn
+    tr = make_train(config, env, prior)
+    tr_mesh = make_train(config, env, prior, flat_envs=False)  # as loop.py: one env batch per member on a mesh
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
-    init, run = jax.vmap(tr.init), tr.run_chunk
+    init = jax.vmap(tr.init)
     mesh = make_mesh(Config(**{**config.__dict__, "mesh": f"seeds={args.devices}"}), args.seeds)
     shardings = state_shardings(jax.eval_shape(init, keys, hyper), mesh)
-    setups = {"one_device": (None, None, keys, hyper),
-              "mesh": (mesh, shardings, *shard_seeds((keys, hyper), mesh))}
+    setups = {"one_device": (tr.run_chunk, None, None, keys, hyper),
+              "mesh": (tr_mesh.run_chunk, mesh, shardings, *shard_seeds((keys, hyper), mesh))}
     items, firsts = [], {}
-    for name, (m, sh, k, h) in setups.items():
+    for name, (run, m, sh, k, h) in setups.items():
         chunk = jit_sharded(run, m, (sh, seed_sharding(m)), static_argnums=2, donate_argnums=0)
         log(f"(f) {name}: compile init and run_chunk ({args.seeds} seeds x {args.num_envs} envs, chunk {args.chunk})")
         state = {"s": jit_sharded(init, m, sh)(k, h), "i": 1}  # learning_starts=0: updates from iteration 1 on

@@ -51,7 +51,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
 
     if config.backend == "mjx":
         env = envs.make(config.env, "mjx", config.num_envs)
-        tr = make_train(config, env, prior.fn)
+        tr = make_train(config, env, prior.fn, flat_envs=mesh is None)  # trainer.py: why not on a mesh
         init = jax.vmap(tr.init)  # state: TrainState (learner and MJX envs)
     else:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)

@@ -6,9 +6,10 @@ One training step, in order (`act`, then the env, then `learn`):
   -> masked flags redrawn for episodes that just reset, with probability eps(t)
   -> `updates_per_step` TD3 updates on sampled batches (boxes of s and s' recomputed from the prior).
 On MJX, `run_chunk` scans that step (env included) inside one compiled program, for all members (seeds x grid
-points) at once: `act` and `learn` are vmapped over members, while the env steps every member's envs as one flat
-batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.7x slower on XLA-CPU, and turned the
-autoreset's "any env done?" branch into a reset computed at every step; bench/mjx_seed_vmap.py). On gymnasium the
+points) at once: `act` and `learn` are vmapped over members, while on one device the env steps every member's envs
+as one flat batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.7x slower on XLA-CPU, and
+turned the autoreset's "any env done?" branch into a reset computed at every step; bench/mjx_seed_vmap.py). On a
+device mesh each member keeps its own env batch (`flat_envs=False`), so members never talk across devices. On gymnasium the
 host drives the same `act` and `learn`, jitted and vmapped over members, around the C MuJoCo envs (CleanRL style).
 Iteration indices (`i`) are passed unbatched, so the member vmap keeps the learning-starts and policy-delay
 branches real branches.
@@ -57,7 +58,10 @@ class Train(NamedTuple):
     nets: td3.Nets
 
 
-def make_train(config: Config, env, prior: Callable | None) -> Train:
+def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = True) -> Train:
+    """`flat_envs`: `run_chunk` steps all members' envs as one flat batch (one device); False keeps one env batch
+    per member, vmapped, so that on a device mesh members never exchange data (the auto-reset's "any env done?"
+    over a flat batch would be an all-reduce over every device at every step)."""
     n, obs_dim, act_dim = config.num_envs, env.obs_dim, env.act_dim
     nets = td3.make_nets(act_dim, config.hidden, config.learning_rate, config.masking_aware)
     capacity = min(config.buffer_size, config.iterations * n)
@@ -139,11 +143,16 @@ def make_train(config: Config, env, prior: Callable | None) -> Train:
         flat = lambda x: x.reshape((members * n,) + x.shape[2:])  # (members, n, ...) -> (members * n, ...)
         split = lambda x: x.reshape((members, n) + x.shape[1:])
 
+        def env_step(env_state, action):
+            if flat_envs:
+                return jax.tree.map(split, env.step(jax.tree.map(flat, env_state), flat(action)))
+            return jax.vmap(env.step)(env_state, action)
+
         def step(state: TrainState, i):
             obs = state.env_state.obs
             key, action = jax.vmap(act, in_axes=(0, 0, None))(state.learner, obs, i)
             learner = state.learner.replace(key=key)
-            env_state = jax.tree.map(split, env.step(jax.tree.map(flat, state.env_state), flat(action)))
+            env_state = env_step(state.env_state, action)
             learner, metrics = jax.vmap(learn, in_axes=(0, 0, 0, 0, None))(learner, obs, action, env_state, i)
             return TrainState(learner, env_state), metrics
 

@@ -35,7 +35,7 @@ SCRIPT = textwrap.dedent("""
 
     config = Config(seeds=(0, 1, 2, 3), total_steps=8 * 60, learning_starts=8 * 50, num_envs=8, updates_per_step=2,
                     batch_size=64, hidden=(32, 32), eval_episodes=0)
-    tr = make_train(config, AutoResetVecEnv(PointGoal(), 8), None)
+    tr = make_train(config, AutoResetVecEnv(PointGoal(), 8), None, flat_envs=False)  # as loop.py on a mesh
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
     init, run = jax.vmap(tr.init), tr.run_chunk
