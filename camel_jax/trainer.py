@@ -9,8 +9,9 @@ On MJX, `run_chunk` scans that step (env included) inside one compiled program, 
 points) at once: `act` and `learn` are vmapped over members, while on one device the env steps every member's envs
 as one flat batch of members * num_envs (a vmap of the env's own vmap ran the MJX step 2.7x slower on XLA-CPU, and
 turned the autoreset's "any env done?" branch into a reset computed at every step; bench/mjx_seed_vmap.py). On a
-device mesh each member keeps its own env batch (`flat_envs=False`), so members never talk across devices. On gymnasium the
-host drives the same `act` and `learn`, jitted and vmapped over members, around the C MuJoCo envs (CleanRL style).
+device mesh each member keeps its own env batch (`flat_envs=False`), so members never talk across devices. On
+gymnasium the host drives the same `act` and `learn`, jitted and vmapped over members, around the C MuJoCo envs
+(CleanRL style).
 Iteration indices (`i`) are passed unbatched, so the member vmap keeps the learning-starts and policy-delay
 branches real branches.
 """

@@ -66,7 +66,10 @@ def best_member(run_dir: Path) -> tuple[int, str]:
     import csv
 
     path = Path(run_dir) / "eval.csv"
-    rows = list(csv.DictReader(path.open())) if path.is_file() else []
+    rows = []
+    if path.is_file():
+        with path.open() as f:
+            rows = list(csv.DictReader(f))
     if not rows:
         return 0, "first member: the run has no evaluations"
     last = max(int(r["step"]) for r in rows)
