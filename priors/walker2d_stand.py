@@ -4,7 +4,7 @@
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
 # validation: priors/walker2d_stand.py: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/walker2d_stand.py --env walker2d
-# return: 155.1 +- 125.2 over 10 episodes on Walker2d-v4 (gymnasium); forward -0.46 m; falls 10/10
+# return: 155.1 +- 125.2 over 10 episodes on Walker2d-v4 (gymnasium, seeds 0-9); forward -0.46 m; falls 10/10 (mean length 214 steps); command: camel-jax priors evaluate priors/walker2d_stand.py --env walker2d --backend gymnasium --episodes 10 --report priors/walker2d_stand_evaluation_gymnasium.md --write-return
 # method: hand-written joint-space PD controller holding every joint at 0 rad (upright, legs straight); gains 2.0 and 0.2 picked from five tries as the one that stands longest before tilting over; not tuned for forward progress
 
 import jax.numpy as jnp
