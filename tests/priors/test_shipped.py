@@ -8,7 +8,7 @@ import re
 import pytest
 
 from camel_jax import specs
-from camel_jax.priors import parse_header, validate_file
+from camel_jax.priors import parse_header, prompt, validate_file
 
 PRIORS = specs.data_dir("priors")
 SHIPPED = sorted(PRIORS.glob("*.py"))
@@ -27,8 +27,10 @@ def test_header_matches_the_file(path):
         assert header.get(key), f"{path.name}: empty or missing '# {key}:' line"
     assert f"priors/{path.name}: valid:" in header["validation"]
     assert re.match(r"-?\d+(\.\d+)? \+- \d+(\.\d+)? over \d+ episodes", header["return"]), header["return"]
-    prompt_path, _, digest = header["prompt"].partition(" sha256:")
-    assert hashlib.sha256((PRIORS.parent / prompt_path).read_bytes()).hexdigest() == digest
+    shown, _, digest = header["prompt"].partition(" sha256:")
+    template = prompt.prompt_file(shown.rpartition("/")[2])
+    assert prompt.display_path(template) == shown
+    assert hashlib.sha256(template.read_bytes()).hexdigest() == digest
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
