@@ -78,3 +78,20 @@ def test_compare_help_and_bad_input():
     r = subprocess.run([sys.executable, "bench/compare.py", "--run", "X=/no/such/run", "--out", "/tmp/x"], cwd=ROOT,
                        capture_output=True, text=True, check=False)
     assert r.returncode == 2 and "does not exist" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_compare_without_reference_says_so(tmp_path):
+    """Our runs alone (as for Ant and Walker2d): the markdown names no reference and claims no CleanRL ratios."""
+    _ours(tmp_path / "td3", [0.05, 0.05, 0.05])
+    _ours(tmp_path / "camel", [0.10, 0.11, 0.12])
+    r = subprocess.run([sys.executable, "bench/compare.py", "--run", f"TD3={tmp_path / 'td3'}", "--run",
+                        f"CAMEL={tmp_path / 'camel'}", "--at", "20000,40000", "--window", "4000", "--title", "Ant-v4",
+                        "--out", str(tmp_path / "cmp")], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / "cmp.md").read_text()
+    assert md.startswith("# Ant-v4: camel-jax methods compared\n")
+    assert "no --reference was given, so this table has no ratios" in md and "'n/a'" not in md
+    assert "CleanRL runs one process" not in md
+    training_row = md.split("| CAMEL")[1].split("\n")[0]
+    assert "x)" not in training_row  # no ratio in the training table
+    assert "(2.20x)" in md.split("| CAMEL")[2].split("\n")[0]  # the unmasked-eval table still has its ratios to TD3
