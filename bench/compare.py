@@ -298,16 +298,17 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
             row["eval_auc"] = [m, h]
             eval_lines.append("| " + " | ".join(cells) + " |")
     command = "python bench/compare.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
-    versus = ("ratios are to the mean of '" + ref["label"] + "'" if ref
-              else "no --reference was given, so this table has no ratios")
-    md = [f"# {args.title}: camel-jax" + (" against CleanRL's TD3" if ref else " methods compared"), "",
-          f"Command: `{command}`", "",
+    if ref:  # what the text says about the reference, in one place
+        title, versus, walls, no_eval = (" against CleanRL's TD3", f"ratios are to the mean of '{ref['label']}'",
+                                         "; CleanRL runs one process per seed (summed).", " CleanRL logs no evaluation.")
+    else:
+        title, versus, walls, no_eval = " methods compared", "no --reference was given, so this table has no ratios", ".", ""
+    md = [f"# {args.title}: camel-jax{title}", "", f"Command: `{command}`", "",
           (f"Budget compared: {budget:,} env steps per seed. Returns: training episodes ending in the last "
           f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t); {versus}. "
-          "Wall-clock: camel-jax trains a method's seeds together in one process"
-          + ("; CleanRL runs one process per seed (summed)." if ref else ".")), "", *lines, "",
+          f"Wall-clock: camel-jax trains a method's seeds together in one process{walls}"), "", *lines, "",
           *([(f"Unmasked evaluation of our runs (the deterministic actor with no box, the paper's measure), mean ± "
-              f"95% CI over seeds; ratios are to the mean of '{base['label']}'. CleanRL logs no evaluation."), "",
+              f"95% CI over seeds; ratios are to the mean of '{base['label']}'.{no_eval}"), "",
              *eval_lines, ""] if eval_lines else []),
           f"![curves]({out.with_suffix('.png').name})", ""]
     out.with_suffix(".md").write_text("\n".join(md))

@@ -91,7 +91,7 @@ def test_compare_without_reference_says_so(tmp_path):
     md = (tmp_path / "cmp.md").read_text()
     assert md.startswith("# Ant-v4: camel-jax methods compared\n")
     assert "no --reference was given, so this table has no ratios" in md and "'n/a'" not in md
-    assert "CleanRL runs one process" not in md
+    assert "CleanRL runs one process" not in md and "CleanRL logs no evaluation" not in md
     training_row = md.split("| CAMEL")[1].split("\n")[0]
     assert "x)" not in training_row  # no ratio in the training table
     assert "(2.20x)" in md.split("| CAMEL")[2].split("\n")[0]  # the unmasked-eval table still has its ratios to TD3
