@@ -1,8 +1,12 @@
 """Compare camel-jax runs (TD3, CAMEL, ...) with CleanRL's TD3 learning curves on the same axes.
 
 Every curve is the training episodic return, as CleanRL logs it: for each seed, the mean return of the episodes that
-ended in the window (s - W, s] of env steps, on a grid of window ends s. From those per-seed curves the table gives,
-as mean +- 95% CI over seeds (Student t) and as a ratio of means to the first reference:
+ended in the window (s - W, s] of env steps, on a grid of window ends s. A camel-jax log row holds the episodes that
+ended since the previous row, so the grid is the steps where every run wrote a log row and W steps before which it
+wrote one too (`window_ends`): every window of every run and reference covers the same steps. From those per-seed
+curves the table gives, as mean +- 95% CI over seeds (Student t) with a ratio of means to the first reference, and
+beside it as the interquartile mean over seeds with its 95% percentile bootstrap CI (camel_jax.plots.iqm_ci) with a
+ratio of IQMs:
   - return at fixed step counts (--at),
   - area under the curve: the mean of the windowed return over the whole budget (a return; higher is better),
   - steps to reach --threshold (first window end at or above it; seeds that never reach it are counted apart),
@@ -11,7 +15,7 @@ as mean +- 95% CI over seeds (Student t) and as a ratio of means to the first re
 A second table and plot panel give the paper's own measure for our runs: the deterministic actor evaluated with no
 box (eval.csv, `return_unmasked`) at the same step counts (the last evaluation at or before each) and its mean over
 all evaluations, with ratios to the first --run. Training returns of a masked method include its masked episodes;
-the unmasked evaluation is the agent alone.
+the unmasked evaluation is the agent alone. The plot's bands are --band (camel_jax.plots.BANDS; default iqm).
 
     python bench/compare.py --run "TD3 (camel-jax)=runs/hopper/td3" --run "CAMEL=runs/hopper/camel" \\
         --reference "CleanRL TD3 (jax)=bench/reference/cleanrl_td3_jax_hopper.csv" --out bench/results/compare_hopper
@@ -31,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax.plots import mean_ci
+from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, iqm_ci, mean_ci
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +44,12 @@ def t_ci(values) -> tuple[float, float]:
     """(mean, 95% Student-t half-width) over seeds, NaN ignored: camel_jax.plots.mean_ci on one column."""
     mean, half, _ = mean_ci(np.asarray(values, float).reshape(-1, 1))
     return float(mean[0]), float(half[0])
+
+
+def iqm_stat(values) -> tuple[float, float, float]:
+    """(IQM, 95% bootstrap CI low, high) over seeds, NaN ignored: camel_jax.plots.iqm_ci on one column."""
+    centre, low, high, _ = iqm_ci(np.asarray(values, float).reshape(-1, 1))
+    return float(centre[0]), float(low[0]), float(high[0])
 
 
 def load_ours(run_dir: Path) -> dict:
@@ -81,6 +91,19 @@ def load_reference(path: Path) -> dict:
             "meta": meta, "last_step": int(meta.get("total_timesteps", max(int(r["step"]) for r in rows)))}
 
 
+def window_ends(runs: list[dict], window: int, budget: int) -> np.ndarray:
+    """The window ends s <= budget at which every seed of every camel-jax run (`load_ours`) wrote a log row and, W steps
+    before, wrote one too (or s - W = 0): there the run's rows tile (s - W, s] exactly. A window that began or ended
+    inside a log interval would take a whole row from a window shifted by up to one interval (with rows every 2,000
+    steps and ends every 5,000, half the ends lagged the references by 1,000). Reference CSVs have a row per episode
+    and fit any window; with references only, windows end every W // 2 steps."""
+    logged = [set(arr[:, 0].astype(int).tolist()) | {0} for d in runs for arr in d["seeds"].values()]
+    if not logged:
+        return np.arange(window, budget + 1, max(window // 2, 1))
+    common = set.intersection(*logged)
+    return np.array(sorted(e for e in common if window <= e <= budget and e - window in common), dtype=int)
+
+
 def windowed(arr: np.ndarray, ends: np.ndarray, window: int) -> np.ndarray:
     """Mean return of the episodes ending in (e - window, e] for each end e (NaN where none ended)."""
     step, n, ret = arr[:, 0], arr[:, 1], arr[:, 2]
@@ -119,6 +142,21 @@ def fmt(mean: float, half: float, digits: int = 0) -> str:
     if not math.isfinite(mean):
         return "n/a"
     return f"{mean:,.{digits}f}" + (f" ± {half:,.{digits}f}" if math.isfinite(half) else "")
+
+
+def fmt_iqm(centre: float, low: float, high: float) -> str:
+    if not math.isfinite(centre):
+        return "n/a"
+    return f"{centre:,.0f}" + (f" [{low:,.0f}, {high:,.0f}]" if math.isfinite(low) else "")
+
+
+def cell_pair(values, base, note: str = "") -> tuple[list[str], list[float], list[float]]:
+    """The cells 'mean ± t-CI' and 'IQM [CI]' of per-seed `values`, each with its ratio to the same statistic of the
+    per-seed values `base` unless base is None; and [mean, half-width], [IQM, low, high] for the JSON."""
+    (m, h), (c, lo, hi) = t_ci(values), iqm_stat(values)
+    mean_ratio = f" ({ratio(m, t_ci(base)[0])})" if base is not None else ""
+    iqm_ratio = f" ({ratio(c, iqm_stat(base)[0])})" if base is not None else ""
+    return [fmt(m, h) + note + mean_ratio, fmt_iqm(c, lo, hi) + iqm_ratio], [m, h], [c, lo, hi]
 
 
 def ratio(a: float, b: float) -> str:
@@ -163,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threshold", type=float, default=1000.0, 
                    help="return for steps-to-threshold (default: %(default)s)")
     p.add_argument("--title", default="Hopper-v4", help="plot title (default: %(default)s)")
+    p.add_argument("--band", choices=list(BANDS), default="iqm",
+                   help="the plot's bands: " + "; ".join(f"{k}: {v}" for k, v in BANDS.items()).replace("%", "%%")
+                   + " (default: %(default)s)")
     p.add_argument("--out", required=True, help="output prefix: writes PREFIX.png, PREFIX.md and PREFIX.json")
     p.add_argument("--budget", type=int, default=0, help="launch missing runs with this many env steps per seed")
     p.add_argument("--env", default="hopper", help="task for --budget (default: %(default)s)")
@@ -190,8 +231,19 @@ def main(argv: list[str] | None = None) -> int:
     data = [(label, load_ours(path), "ours") for label, path in runs]
     data += [(label, load_reference(path), "reference") for label, path in refs]
     budget = min(d["last_step"] for _, d, _ in data)
-    at = [a for a in (int(x) for x in args.at.split(",")) if a <= budget] or [budget]
-    ends = np.arange(args.window, budget + 1, args.window // 2)  # half-overlapping windows
+    ends = window_ends([d for _, d, kind in data if kind == "ours"], args.window, budget)
+    if not len(ends):
+        print(f"compare: no window of --window {args.window:,} steps starts and ends on log rows of every run before "
+              f"{budget:,} steps; use a multiple of the runs' log interval (their config.json's log_every)",
+              file=sys.stderr)
+        return 2
+    at = [a for a in (int(x) for x in args.at.split(",")) if a <= budget] or [int(ends[-1])]
+    if off := [a for a in at if a not in set(ends.tolist())]:
+        near = ends[np.argsort(np.abs(ends - off[0]))[:2]]
+        print(f"compare: --at {off[0]:,} is not the end of a window aligned with every run's log rows; use a step "
+              f"such as {', '.join(f'{e:,}' for e in sorted(near))} (windows end at {ends[0]:,}..{ends[-1]:,})",
+              file=sys.stderr)
+        return 2
 
     results = []
     for label, d, kind in data:
@@ -207,64 +259,32 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], budget: int) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 5))
-    for r in results:
-        stack = np.stack(list(r["curves"].values()))
-        mean, half, _ = mean_ci(stack)
-        style = "--" if r["kind"] == "reference" else "-"
-        (line,) = ax.plot(ends, mean, style, label=f"{r['label']} ({stack.shape[0]} seeds)")
-        ax.fill_between(ends, mean - np.nan_to_num(half), mean + np.nan_to_num(half), color=line.get_color(), alpha=0.2)
-    ax.set_xlabel("env steps")
-    ax.set_ylabel(f"training episodic return (episodes ending in the last {args.window:,} steps)")
-    ax.set_title(f"{args.title}: mean and 95% CI over seeds")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    for r in results:
-        if r["evals"]:
-            steps = np.array(list(r["evals"]))
-            mean, half, _ = mean_ci(np.array(list(r["evals"].values())).T)
-            (line,) = ax_eval.plot(steps, mean, "o-", ms=3, label=r["label"])
-            ax_eval.fill_between(steps, mean - np.nan_to_num(half), mean + np.nan_to_num(half), color=line.get_color(),
-                                 alpha=0.2)
-    ax_eval.set_xlabel("env steps")
-    ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
-    ax_eval.set_title("the agent alone: mean and 95% CI over seeds")
-    ax_eval.grid(alpha=0.3)
-    if any(r["evals"] for r in results):
-        ax_eval.legend()
-    fig.tight_layout()
-    fig.savefig(out.with_suffix(".png"), dpi=110)
-    plt.close(fig)
-
+    draw(args, results, ends, out.with_suffix(".png"))
     ref = next((r for r in results if r["kind"] == "reference"), None)
-    header = ["method", "seeds", *[f"return at {a // 1000}k" for a in at], "AUC (mean return)",
-              f"steps to {args.threshold:g} (seeds reaching)", "wall-clock, all seeds", "wall / seed",
-              "unmasked eval (deterministic actor), last"]
+    header = ["method", "seeds"]
+    for a in at:
+        header += [f"return at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
+    header += ["AUC (mean return)", "AUC, IQM [95% CI]", f"steps to {args.threshold:g} (seeds reaching)",
+               "wall-clock, all seeds", "wall / seed", "unmasked eval (deterministic actor), last"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     summary = []
     for r in results:
         st, n = r["stats"], len(r["curves"])
         cells, row = [r["label"], str(n)], {"label": r["label"], "seeds": n}
+        vs_ref = ref is not None and r is not ref
         for a in at:
-            m, h = t_ci(st["at"][a])
-            rm = t_ci(ref["stats"]["at"][a])[0] if ref else math.nan
-            cells.append(fmt(m, h) + (f" ({ratio(m, rm)})" if ref and r is not ref else ""))
-            row[f"return_at_{a}"] = [m, h]
-        m, h = t_ci(st["auc"])
-        cells.append(fmt(m, h) + (f" ({ratio(m, t_ci(ref['stats']['auc'])[0])})" if ref and r is not ref else ""))
-        row["auc"] = [m, h]
+            pair, row[f"return_at_{a}"], row[f"return_at_{a}_iqm"] = cell_pair(
+                st["at"][a], ref["stats"]["at"][a] if vs_ref else None)
+            cells += pair
+        pair, row["auc"], row["auc_iqm"] = cell_pair(st["auc"], ref["stats"]["auc"] if vs_ref else None)
+        cells += pair
         reached = [x for x in st["reach"] if math.isfinite(x)]
         m, h = t_ci(reached) if reached else (math.nan, math.nan)
         cells.append(f"{fmt(m / 1000, h / 1000, 1)}k ({len(reached)}/{n})" if reached else f"not reached (0/{n})")
         row["steps_to_threshold"], row["seeds_reaching"] = [m, h], len(reached)
-        wall_ratio = f" ({ratio(r['wall_all'], ref['wall_all'])})" if ref and r is not ref else ""
+        wall_ratio = f" ({ratio(r['wall_all'], ref['wall_all'])})" if vs_ref else ""
         cells += [f"{r['wall_all'] / 60:.1f} min{wall_ratio}", f"{r['wall_all'] / n / 60:.1f} min"]
         row["wall_all_s"] = r["wall_all"]
         if r["eval"]:
@@ -279,7 +299,10 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     eval_lines = []
     if base:
         base_st = eval_stats(base["evals"], at)
-        head = ["method", *[f"unmasked eval at {a // 1000}k" for a in at], "mean over all evaluations"]
+        head = ["method"]
+        for a in at:
+            head += [f"unmasked eval at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
+        head += ["mean over all evaluations", "all evaluations, IQM [95% CI]"]
         eval_lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for r, row in zip(results, summary):
             if not r["evals"]:
@@ -288,33 +311,83 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
             cells = [r["label"]]
             for a in at:
                 step, vals = st["at"][a]
-                m, h = t_ci(vals) if vals else (math.nan, math.nan)
-                bm = t_ci(base_st["at"][a][1])[0] if base_st["at"][a][1] else math.nan
                 note = f" at {step // 1000}k" if step is not None and step != a else ""
-                cells.append(fmt(m, h) + note + (f" ({ratio(m, bm)})" if r is not base else ""))
-                row[f"eval_at_{a}"] = [step, m, h]
-            m, h = t_ci(st["auc"])
-            cells.append(fmt(m, h) + (f" ({ratio(m, t_ci(base_st['auc'])[0])})" if r is not base else ""))
-            row["eval_auc"] = [m, h]
+                pair, mean_h, iqm_ci3 = cell_pair(vals, base_st["at"][a][1] if r is not base else None, note)
+                cells += pair
+                row[f"eval_at_{a}"], row[f"eval_at_{a}_iqm"] = [step, *mean_h], [step, *iqm_ci3]
+            pair, row["eval_auc"], row["eval_auc_iqm"] = cell_pair(st["auc"], base_st["auc"] if r is not base else None)
+            cells += pair
             eval_lines.append("| " + " | ".join(cells) + " |")
     command = "python bench/compare.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
     if ref:  # what the text says about the reference, in one place
-        title, versus, walls, no_eval = (" against CleanRL's TD3", f"ratios are to the mean of '{ref['label']}'",
+        title, versus, walls, no_eval = (" against CleanRL's TD3",
+                                         f"ratios are to the mean (or IQM) of '{ref['label']}'",
                                          "; CleanRL runs one process per seed (summed).", " CleanRL logs no evaluation.")
     else:
-        title, versus, walls, no_eval = " methods compared", "no --reference was given, so this table has no ratios", ".", ""
+        title, versus, walls, no_eval = (" methods compared", "no --reference was given, so this table has no ratios",
+                                         ".", "")
+    gaps = sorted(set(np.diff(ends).tolist()))
+    grid = f"every {gaps[0]:,} steps" if len(gaps) == 1 else f"at {len(ends)} steps"
     md = [f"# {args.title}: camel-jax{title}", "", f"Command: `{command}`", "",
           (f"Budget compared: {budget:,} env steps per seed. Returns: training episodes ending in the last "
-          f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t); {versus}. "
-          f"Wall-clock: camel-jax trains a method's seeds together in one process{walls}"), "", *lines, "",
+           f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t) and {IQM_TEXT}; "
+           f"{versus}. The windows end {grid} from {ends[0]:,} to {ends[-1]:,}, where every run wrote a log row and "
+           f"wrote one {args.window:,} steps before, so all curves average the same span of steps (AUC: the mean "
+           f"over these window ends). Wall-clock: camel-jax trains a method's seeds together in one process{walls}"),
+          "", *lines, "",
           *([(f"Unmasked evaluation of our runs (the deterministic actor with no box, the paper's measure), mean ± "
-              f"95% CI over seeds; ratios are to the mean of '{base['label']}'.{no_eval}"), "",
-             *eval_lines, ""] if eval_lines else []),
+              f"95% CI over seeds and IQM [95% bootstrap CI]; ratios are to the mean (or IQM) of '{base['label']}'."
+              f"{no_eval}"), "", *eval_lines, ""] if eval_lines else []),
           f"![curves]({out.with_suffix('.png').name})", ""]
     out.with_suffix(".md").write_text("\n".join(md))
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "budget": budget, "window": args.window,
-                                                    "threshold": args.threshold, "methods": summary}, indent=2) + "\n")
+    out.with_suffix(".json").write_text(json.dumps({
+        "command": command, "budget": budget, "window": args.window, "threshold": args.threshold,
+        "window_ends": {"first": int(ends[0]), "last": int(ends[-1]), "count": len(ends)},
+        "iqm": IQM_TEXT, "methods": summary}, indent=2) + "\n")
     print("\n".join(lines + [""] + eval_lines))
+
+
+IQM_TEXT = (f"IQM [95% CI]: the interquartile mean over seeds (the mean of their middle half, the seeds at the "
+            f"quartiles counted in part: (lowest + 4 x middle + highest) / 6 for 3 seeds) and its 95% percentile "
+            f"bootstrap CI over seeds ({BOOTSTRAP_RESAMPLES:,} resamples); with 3 seeds that interval is the seeds' "
+            f"min-max range, a 75% interval for the median seed, not a 95% one")
+
+
+def draw(args, results: list[dict], ends: np.ndarray, png: Path) -> None:
+    """The PNG: training-return curves of every method and reference, and unmasked evaluations of our runs, each
+    with the band --band over seeds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 5))
+    for r in results:
+        stack = np.stack(list(r["curves"].values()))
+        centre, low, high, _ = band_over_seeds(stack, args.band)
+        style = "--" if r["kind"] == "reference" else "-"
+        (line,) = ax.plot(ends, centre, style, label=f"{r['label']} ({stack.shape[0]} seeds)")
+        ax.fill_between(ends, low, high, color=line.get_color(), alpha=0.2)
+    ax.set_xlabel("env steps")
+    ax.set_ylabel(f"training episodic return (episodes ending in the last {args.window:,} steps)")
+    ax.set_title(f"{args.title}: {BANDS[args.band]}")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    for r in results:
+        if r["evals"]:
+            steps = np.array(list(r["evals"]))
+            centre, low, high, _ = band_over_seeds(np.array(list(r["evals"].values())).T, args.band)
+            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=r["label"])
+            ax_eval.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
+    ax_eval.set_xlabel("env steps")
+    ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
+    ax_eval.set_title(f"the agent alone: {BANDS[args.band]}")
+    ax_eval.grid(alpha=0.3)
+    if any(r["evals"] for r in results):
+        ax_eval.legend()
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ USAGE = """usage: camel-jax {train,resume,sweep,eval,plot,priors} ...
   resume    continue a killed or interrupted run from its latest checkpoint: camel-jax resume RUN_DIR
   sweep     a grid over settings in as few compiled programs as possible: camel-jax sweep --grid delta=0.1,0.3 ...
   eval      evaluate the final actor of a finished run, unmasked and masked: camel-jax eval RUN_DIR --episodes 10
-  plot      learning curves (mean and 95% CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
+  plot      learning curves (IQM and 95% bootstrap CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
 """
 
@@ -127,18 +127,22 @@ class PlotArgs:
     """legend labels, one per run directory, comma-separated; '' means the run directories' names"""
     smooth: int = 1
     """moving average of the training return over this many log rows per seed (1: none)"""
+    band: Literal["iqm", "t", "minmax"] = "iqm"
+    """iqm: interquartile mean, 95% percentile bootstrap CI over seeds (with 3 seeds: the seeds' min-max); t: mean,
+    95% Student-t CI; minmax: mean, min-max over seeds. Fractions and probabilities are clipped to [0, 1]"""
 
 
 def _plot(argv: list[str]) -> int:
     args = tyro.cli(PlotArgs, args=argv, prog="camel-jax plot",
                     description="Learning curves: (a) training episode return, (b) evaluation return unmasked "
                                 "(solid) and masked (dashed), (c) epsilon and the masked fraction; each curve is "
-                                "the mean over seeds with a 95% confidence band (Student t).")
+                                "a summary over seeds with a band (--band; default: the interquartile mean and "
+                                "its 95% bootstrap CI).")
     from camel_jax import plots
 
     labels = [v.strip() for v in args.labels.split(",")] if args.labels else None
     def work():
-        print(f"wrote {plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth)}")
+        print(f"wrote {plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth, args.band)}")
 
     return _reported("plot", work)
 

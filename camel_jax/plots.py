@@ -1,8 +1,15 @@
 """Learning curves of run directories: `load_run(run_dir) -> RunData`, `plot_runs(runs, out) -> Figure`.
 
-One curve per run, or per grid point of a run (the members that share the swept values): the mean over its seeds
-with a 95% confidence band (Student t over seeds; no band where only one seed has a value). Rows whose value is NaN
-(no episode ended in that log window, no update yet) are skipped per seed. Panels:
+One curve per run, or per grid point of a run (the members that share the swept values), summarizing its seeds at
+each step with one of three bands (`band`; no band where only one seed has a value):
+  iqm     the interquartile mean (`iqm`) and its 95% percentile-bootstrap CI over seeds (the default; rliable's
+          choice for few runs). With 3 seeds the interval is the seeds' min-max range (see `iqm_ci`).
+  t       the mean and its 95% Student-t CI (wide with 3 seeds: t = 4.30; it can leave the range of the seeds)
+  minmax  the mean and the seeds' min-max range
+Bands of bounded quantities (FEASIBLE: epsilon and the masked fraction lie in [0, 1]) are clipped to their range.
+Returns have no such range, so their bands are not clipped; the iqm and minmax bands lie within the seeds' values
+by construction. Rows whose value is NaN (no episode ended in that log window, no update yet) are skipped per seed.
+Panels:
   (a) training episode return (optionally a moving average over `smooth` log rows per seed),
   (b) evaluation return, unmasked (solid) and masked (dashed) in the same colour,
   (c) epsilon (solid) and the fraction of masked episodes (dotted).
@@ -20,6 +27,10 @@ import numpy as np
 from camel_jax import runs
 
 X_AXES = {"step": "env steps per seed", "wall_s": "wall-clock time (s)"}
+BANDS = {"iqm": "IQM and 95% bootstrap CI over seeds", "t": "mean and 95% CI over seeds (Student t)",
+         "minmax": "mean and min-max over seeds"}
+FEASIBLE = {"epsilon": (0.0, 1.0), "masked_frac": (0.0, 1.0)}  # a band of these columns is clipped to the range
+BOOTSTRAP_RESAMPLES = 10_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +96,64 @@ def mean_ci(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return mean, t * np.sqrt(var / np.maximum(n, 1)), n
 
 
+def iqm(x, axis: int = -1) -> np.ndarray:
+    """Interquartile mean along `axis`: the mean of the middle half of the sample's empirical distribution, i.e.
+    2 x the integral of its quantile function over [0.25, 0.75]. The i-th smallest of n values owns the probability
+    interval [(i-1)/n, i/n] and weighs twice the length of that interval inside [0.25, 0.75], so values straddling a
+    quartile count in part. n divisible by 4: the mean of the middle n/2 values (= scipy.stats.trim_mean(x, 0.25),
+    which is what rliable computes); n = 3: (lowest + 4 x middle + highest) / 6 (scipy's trim_mean would cut
+    int(0.75) = 0 values and give the plain mean); n = 2: the mean; n = 1: the value."""
+    x = np.sort(np.moveaxis(np.asarray(x, float), axis, -1), axis=-1)
+    edges = np.arange(x.shape[-1] + 1) / x.shape[-1]
+    return x @ (2 * np.clip(np.minimum(edges[1:], 0.75) - np.maximum(edges[:-1], 0.25), 0.0, None))
+
+
+def iqm_ci(values: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[np.ndarray, ...]:
+    """Per column of `values` (seeds, points), ignoring NaN: (IQM, CI low, CI high, count), the CI the 95%
+    percentile bootstrap over seeds (scipy.stats.bootstrap, `resamples` resamples from a fixed seed, so a plot or
+    table is the same every time); NaN bounds where fewer than two seeds have a value. This is rliable's stratified
+    bootstrap with one task: the seeds are the only stratum, resampled with replacement. Every resample's IQM lies
+    between the lowest and highest seed, and so does the interval. With 3 seeds it is exactly [lowest, highest]: a
+    resample of three copies of the lowest seed has probability 1/27 > 2.5%. That range is a 75% (not 95%)
+    distribution-free interval for the median seed: 1 - 2 x (1/2)^3."""
+    from scipy.stats import bootstrap
+
+    finite = np.isfinite(values)
+    n = finite.sum(axis=0)
+    centre, low, high = (np.full(values.shape[1], np.nan) for _ in range(3))
+    for seeds in np.unique(finite.T, axis=0):  # the columns where the same seeds have values: one vectorized call
+        cols = (finite.T == seeds).all(axis=1)
+        sample = values[seeds][:, cols]
+        if len(sample):
+            centre[cols] = iqm(sample, axis=0)
+        if len(sample) >= 2:
+            ci = bootstrap((sample,), iqm, n_resamples=resamples, batch=1_000, vectorized=True, axis=0,
+                           method="percentile", rng=np.random.default_rng(0)).confidence_interval
+            low[cols], high[cols] = ci.low, ci.high
+    return centre, low, high, n
+
+
+def band_over_seeds(values: np.ndarray, kind: str = "iqm",
+                    bounds: tuple[float, float] | None = None) -> tuple[np.ndarray, ...]:
+    """Per column of `values` (seeds, points), ignoring NaN: (centre, low, high, count) of the band `kind` (BANDS),
+    low and high clipped to `bounds` if given, NaN where fewer than two seeds have a value."""
+    if kind == "iqm":
+        centre, low, high, n = iqm_ci(values)
+    elif kind in ("t", "minmax"):
+        centre, half, n = mean_ci(values)
+        if kind == "t":
+            low, high = centre - half, centre + half
+        else:
+            two = n >= 2
+            low = np.where(two, np.min(np.where(np.isfinite(values), values, np.inf), axis=0), np.nan)
+            high = np.where(two, np.max(np.where(np.isfinite(values), values, -np.inf), axis=0), np.nan)
+    else:
+        raise ValueError(f"--band {kind}: use one of {', '.join(BANDS)}")
+    if bounds is not None:
+        low, high = np.clip(low, *bounds), np.clip(high, *bounds)
+    return centre, low, high, n
+
+
 def moving_average(y: np.ndarray, k: int) -> np.ndarray:
     """Trailing mean over the last k values (fewer at the start); k = 1 returns y."""
     if k <= 1 or len(y) == 0:
@@ -96,11 +165,12 @@ def moving_average(y: np.ndarray, k: int) -> np.ndarray:
 
 
 def curve(table: dict[str, np.ndarray], key: str, where: dict[str, float], x: str = "step",
-          smooth: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(x, mean, half-width) over the seeds of the rows matching `where` (swept values), at each step where at
-    least one seed has a finite `key`; NaN rows are dropped per seed before the optional moving average."""
+          smooth: int = 1, kind: str = "iqm") -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(x, centre, low, high) of band `kind` over the seeds of the rows matching `where` (swept values), at each
+    step where at least one seed has a finite `key`, clipped to FEASIBLE[key] if any; NaN rows are dropped per seed
+    before the optional moving average."""
     if not table or key not in table or len(table["step"]) == 0:
-        return np.empty(0), np.empty(0), np.empty(0)
+        return np.empty(0), np.empty(0), np.empty(0), np.empty(0)
     rows = np.ones(len(table["step"]), bool)
     for k, v in where.items():
         rows &= table[k] == v
@@ -111,25 +181,27 @@ def curve(table: dict[str, np.ndarray], key: str, where: dict[str, float], x: st
         mine = rows & (table["seed"] == seed) & np.isfinite(table[key])
         order = np.argsort(table["step"][mine])
         values[s, np.searchsorted(steps, table["step"][mine][order])] = moving_average(table[key][mine][order], smooth)
-    mean, half, n = mean_ci(values)
+    centre, low, high, n = band_over_seeds(values, kind, FEASIBLE.get(key))
     if x == "step":
         xs = steps
     else:  # the members of a run log together: their wall_s at a step agree
         xs = np.array([np.nanmean(table[x][rows & (table["step"] == s)]) for s in steps])
     keep = n > 0
-    return xs[keep], mean[keep], half[keep]
+    return xs[keep], centre[keep], low[keep], high[keep]
 
 
 def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "step",
-              labels: list[str] | None = None, smooth: int = 1):
-    """Draw the three panels for `run_data` (overlaid, one colour per run or grid point); save a PNG to `out` if
-    given. Returns the matplotlib Figure."""
+              labels: list[str] | None = None, smooth: int = 1, band: str = "iqm"):
+    """Draw the three panels for `run_data` (overlaid, one colour per run or grid point) with band `band` (BANDS);
+    save a PNG to `out` if given. Returns the matplotlib Figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
 
     if x not in X_AXES:
         raise ValueError(f"--x {x}: use one of {', '.join(X_AXES)}")
+    if band not in BANDS:
+        raise ValueError(f"--band {band}: use one of {', '.join(BANDS)}")
     if smooth < 1:
         raise ValueError(f"--smooth must be at least 1 (1 = no smoothing), got {smooth}")
     if labels is not None and len(labels) != len(run_data):
@@ -144,11 +216,11 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
         for suffix, where in groups(run):
             colour = next(colours)
             label = " ".join(p for p in ((labels[i] if labels else run.name), suffix) if p)
-            _line(ax_train, curve(run.metrics, "episode_return", where, x, smooth), colour, "-", label)
+            _line(ax_train, curve(run.metrics, "episode_return", where, x, smooth, band), colour, "-", label)
             for key, style in (("return_unmasked", "-"), ("return_masked", "--")):
-                any_eval |= _line(ax_eval, curve(run.evals, key, where, x), colour, style, None)
-            _line(ax_mask, curve(run.metrics, "epsilon", where, x), colour, "-", None)
-            _line(ax_mask, curve(run.metrics, "masked_frac", where, x), colour, ":", None)
+                any_eval |= _line(ax_eval, curve(run.evals, key, where, x, kind=band), colour, style, None)
+            _line(ax_mask, curve(run.metrics, "epsilon", where, x, kind=band), colour, "-", None)
+            _line(ax_mask, curve(run.metrics, "masked_frac", where, x, kind=band), colour, ":", None)
     smoothing = f", moving average over {smooth} log rows" if smooth > 1 else ""
     ax_train.set(title=f"(a) training episode return{smoothing}", ylabel="return")
     ax_eval.set(title="(b) evaluation return (deterministic actor)", ylabel="return")
@@ -156,7 +228,7 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
     for ax in (ax_train, ax_eval, ax_mask):
         ax.set_xlabel(X_AXES[x])
         ax.grid(alpha=0.3)
-    ax_train.legend(fontsize="small", title="mean and 95% CI over seeds", title_fontsize="small")
+    ax_train.legend(fontsize="small", title=BANDS[band], title_fontsize="small")
     style = lambda ls, text: Line2D([], [], color="0.3", ls=ls, label=text)
     if any_eval:
         ax_eval.legend(handles=[style("-", "unmasked"), style("--", "masked")], fontsize="small")
@@ -171,7 +243,7 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
 
 
 def plot(run_dirs: list[str | Path], out: str | Path | None = None, x: str = "step", labels: list[str] | None = None,
-         smooth: int = 1) -> Path:
+         smooth: int = 1, band: str = "iqm") -> Path:
     """`camel-jax plot`: load the runs and write the PNG (default RUN_DIR/plots/curves.png for a single run)."""
     if not run_dirs:
         raise ValueError("name at least one run directory, e.g. camel-jax plot runs/my_run")
@@ -179,17 +251,19 @@ def plot(run_dirs: list[str | Path], out: str | Path | None = None, x: str = "st
         if len(run_dirs) > 1:
             raise ValueError(f"{len(run_dirs)} run directories: name the picture with --out, e.g. --out compare.png")
         out = Path(run_dirs[0]) / "plots" / "curves.png"
-    plot_runs([load_run(d) for d in run_dirs], out, x, labels, smooth)
+    if band not in BANDS:  # before reading anything
+        raise ValueError(f"--band {band}: use one of {', '.join(BANDS)}")
+    plot_runs([load_run(d) for d in run_dirs], out, x, labels, smooth, band)
     return Path(out)
 
 
-def _line(ax, xy_half, colour, style: str, label: str | None) -> bool:
-    xs, mean, half = xy_half
+def _line(ax, xy_band, colour, style: str, label: str | None) -> bool:
+    xs, centre, low, high = xy_band
     if len(xs) == 0:
         return False
-    ax.plot(xs, mean, color=colour, ls=style, label=label)
-    if np.isfinite(half).any():
-        ax.fill_between(xs, mean - half, mean + half, color=colour, alpha=0.15, lw=0)
+    ax.plot(xs, centre, color=colour, ls=style, label=label)
+    if np.isfinite(low).any():
+        ax.fill_between(xs, low, high, color=colour, alpha=0.15, lw=0)
     return True
 
 

@@ -1,12 +1,15 @@
-"""`camel-jax plot` and camel_jax/plots.py on hand-written run directories: the mean and 95% CI over seeds checked
-against hand computations, NaN rows skipped per seed, overlays, grid points as separate curves, one-line errors."""
+"""`camel-jax plot` and camel_jax/plots.py on hand-written run directories: the bands over seeds (IQM with its
+bootstrap CI, mean with the Student-t CI, min-max) checked against hand computations and independent formulas, bands
+of fractions kept in [0, 1], NaN rows skipped per seed, overlays, grid points as separate curves, one-line errors."""
 
 import csv
+import itertools
 import math
 import struct
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from camel_jax import plots, runs
 from camel_jax.cli import main
@@ -16,9 +19,10 @@ T2 = 12.706  # 1 degree of freedom (2 seeds)
 STEPS = (100, 200, 300, 400)
 
 
-def write_run(path, returns, grid=None, evals=True, wall=None):
+def write_run(path, returns, grid=None, evals=True, wall=None, masked=None):
     """A run directory with metrics.csv / eval.csv as camel_jax.runs writes them. `returns[member][k]` is the
-    episode return of that member at STEPS[k]; members are {"seed": s, **grid values}."""
+    episode return of that member at STEPS[k]; members are {"seed": s, **grid values}; `masked[i]` is member i's
+    masked fraction (default 0.5)."""
     path.mkdir(parents=True)
     members = list(returns)
     swept = [k for k in (grid or ())]
@@ -28,11 +32,12 @@ def write_run(path, returns, grid=None, evals=True, wall=None):
         w = csv.DictWriter(f, header_m)
         w.writeheader()
         for k, step in enumerate(STEPS):
-            for member in members:
+            for i, member in enumerate(members):
                 ret = returns[member][k]
                 w.writerow({"step": step, **dict(member), "episodes": 0 if math.isnan(ret) else 3,
                             "episode_return": "nan" if math.isnan(ret) else ret, "episode_length": 50,
-                            "epsilon": 1 - step / 400, "masked_frac": 0.5, "critic_loss": "nan", "actor_loss": "nan",
+                            "epsilon": 1 - step / 400,
+                            "masked_frac": 0.5 if masked is None else masked[i], "critic_loss": "nan", "actor_loss": "nan",
                             "q1": "nan", "nonfinite": 0, "steps_per_s": 100.0,
                             "wall_s": (wall or {}).get(step, step / 10)})
     with open(path / "eval.csv", "w", newline="") as f:
@@ -66,7 +71,9 @@ def test_t_quantile_matches_the_table():
 
 def test_mean_and_ci_over_seeds_by_hand_with_nan_rows_skipped_per_seed(tmp_path):
     run = plots.load_run(seeds3(tmp_path / "run"))
-    xs, mean, half = plots.curve(run.metrics, "episode_return", {})
+    xs, mean, low, high = plots.curve(run.metrics, "episode_return", {}, kind="t")
+    half = high - mean
+    np.testing.assert_allclose(mean - low, half)
     np.testing.assert_array_equal(xs, STEPS)
     # step 100: three seeds 1, 2, 6 -> mean 3, sample sd sqrt(7), half-width t(2) * sqrt(7 / 3)
     assert mean[0] == pytest.approx(3.0) and half[0] == pytest.approx(T3 * math.sqrt(7 / 3), rel=1e-3)
@@ -84,7 +91,7 @@ def test_single_run_plot_draws_the_mean_and_the_band_and_writes_a_png(tmp_path, 
     assert str(out) in capsys.readouterr().out
     assert png_size(out) == (1600, 450) and out.stat().st_size > 30_000
 
-    fig = plots.plot_runs([plots.load_run(run_dir)])
+    fig = plots.plot_runs([plots.load_run(run_dir)], band="t")
     ax_train, ax_eval, ax_mask = fig.axes[:3]
     (line,) = ax_train.lines
     np.testing.assert_allclose(line.get_ydata(), [3.0, 15.0, 5.0, 8.0])
@@ -130,7 +137,7 @@ def test_grid_points_are_separate_curves_over_their_seeds(tmp_path):
     run = plots.load_run(run_dir)
     assert run.swept == ("delta",)
     assert plots.groups(run) == [("delta=0.1", {"delta": 0.1}), ("delta=0.3", {"delta": 0.3})]
-    fig = plots.plot_runs([run])
+    fig = plots.plot_runs([run], band="t")
     ax_train = fig.axes[0]
     assert [t.get_text() for t in ax_train.get_legend().get_texts()] == ["sweep delta=0.1", "sweep delta=0.3"]
     np.testing.assert_allclose(ax_train.lines[0].get_ydata(), [10.5] * 4)
@@ -155,3 +162,102 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, args,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0] and err[0].startswith("camel-jax plot: "), err
     assert not list(tmp_path.rglob("*.png"))
+
+
+def quantile_integral_iqm(x):
+    """An independent IQM: 2 x the integral over [0.25, 0.75] of the sample's step quantile function (numpy's
+    inverted_cdf), by the midpoint rule on a fine grid."""
+    p = (np.arange(200_000) + 0.5) / 200_000 * 0.5 + 0.25
+    return float(np.quantile(x, p, method="inverted_cdf").mean())
+
+
+def test_iqm_by_hand_and_against_the_quantile_integral():
+    assert plots.iqm([10.0, 1.0, 2.0]) == pytest.approx((1 + 4 * 2 + 10) / 6)  # 3 seeds: 1/6, 2/3, 1/6
+    assert plots.iqm([1.0, 2.0, 3.0, 4.0, 100.0]) == pytest.approx(0.3 * 2 + 0.4 * 3 + 0.3 * 4)  # 1.25 cut per side
+    assert plots.iqm([7.0]) == 7.0 and plots.iqm([1.0, 3.0]) == pytest.approx(2.0)
+    rng = np.random.default_rng(0)
+    for n in (4, 8, 12):  # whole quarters: scipy's trim_mean (rliable's IQM)
+        x = rng.standard_cauchy(n)
+        assert plots.iqm(x) == pytest.approx(scipy_stats.trim_mean(x, 0.25))
+    for n in range(1, 12):
+        x = rng.normal(size=n) * 100
+        assert plots.iqm(x) == pytest.approx(quantile_integral_iqm(x), abs=1e-2)
+    table = rng.normal(size=(3, 5))  # along an axis: one IQM per column
+    np.testing.assert_allclose(plots.iqm(table, axis=0), [plots.iqm(c) for c in table.T])
+
+
+def test_bootstrap_ci_of_the_iqm():
+    rng = np.random.default_rng(1)
+    # 3 seeds: the 95% percentile interval is exactly [lowest, highest] (three copies of one seed: 1/27 > 2.5%)
+    three = rng.normal(size=(3, 40)) * 1000
+    centre, low, high, n = plots.iqm_ci(three)
+    np.testing.assert_allclose(low, three.min(axis=0), atol=1e-9)
+    np.testing.assert_allclose(high, three.max(axis=0), atol=1e-9)
+    np.testing.assert_allclose(centre, plots.iqm(three, axis=0))
+    np.testing.assert_array_equal(n, 3)
+    # 5 seeds: against the exact bootstrap distribution, all 5^5 equally likely resamples
+    five = rng.normal(size=5)
+    exact = np.array([plots.iqm(five[list(i)]) for i in itertools.product(range(5), repeat=5)])
+    _, low, high, _ = plots.iqm_ci(five.reshape(5, 1))
+    lo_range = np.quantile(exact, [0.015, 0.035], method="inverted_cdf")
+    hi_range = np.quantile(exact, [0.965, 0.985], method="inverted_cdf")
+    tol = 1e-9  # the interval is an atom of the distribution, computed in another order
+    assert lo_range[0] - tol <= low[0] <= lo_range[1] + tol and hi_range[0] - tol <= high[0] <= hi_range[1] + tol
+    assert five.min() < low[0] and high[0] < five.max()  # narrower than the range with 5 seeds
+    # NaN seeds are left out per column; one seed left: its value and no interval; none: NaN
+    nan = float("nan")
+    centre, low, high, n = plots.iqm_ci(np.array([[1.0, 4.0, nan], [2.0, nan, nan], [9.0, nan, nan]]))
+    np.testing.assert_array_equal(n, [3, 1, 0])
+    assert centre[0] == pytest.approx((1 + 8 + 9) / 6) and (low[0], high[0]) == pytest.approx((1.0, 9.0))
+    assert centre[1] == 4.0 and np.isnan([low[1], high[1], centre[2], low[2]]).all()
+    # the same numbers every time (a fixed bootstrap seed)
+    np.testing.assert_array_equal(plots.iqm_ci(five.reshape(5, 1))[1], plots.iqm_ci(five.reshape(5, 1))[1])
+
+
+def test_return_bands_iqm_and_minmax_stay_within_the_seeds_the_t_band_does_not():
+    """Returns have no feasible range to clip to; the iqm and minmax bands lie within the seeds' values by
+    construction, while the Student-t band of 3 skewed seeds reaches far below the lowest."""
+    values = np.array([[100.0, 50.0], [120.0, 60.0], [3000.0, 2000.0]])  # (seeds, points): one seed far above
+    for kind in ("iqm", "minmax"):
+        centre, low, high, _ = plots.band_over_seeds(values, kind)
+        assert (low >= values.min(axis=0) - 1e-9).all() and (high <= values.max(axis=0) + 1e-9).all(), kind
+        assert (low <= centre).all() and (centre <= high).all()
+    centre, low, high, _ = plots.band_over_seeds(values, "minmax")
+    np.testing.assert_allclose(centre, values.mean(axis=0))
+    np.testing.assert_allclose([low, high], [values.min(axis=0), values.max(axis=0)])
+    _, low, _, _ = plots.band_over_seeds(values, "t")
+    assert (low < -1000).all()  # below every seed: the band the issue complains of
+    with pytest.raises(ValueError, match="--band sd: use one of iqm, t, minmax"):
+        plots.band_over_seeds(values, "sd")
+
+
+def test_masked_fraction_band_stays_in_zero_one(tmp_path):
+    run_dir = write_run(tmp_path / "run", {(("seed", s),): [1.0] * 4 for s in range(3)}, masked=[0.7, 1.0, 1.0])
+    t_half = plots.mean_ci(np.array([[0.7], [1.0], [1.0]]))[1][0]
+    assert 0.9 + t_half > 1.3  # unclipped, the t band would reach past 1
+    for kind in plots.BANDS:
+        _, _, low, high = plots.curve(plots.load_run(run_dir).metrics, "masked_frac", {}, kind=kind)
+        assert (low >= 0).all() and (high <= 1).all() and (high == 1.0).all(), kind
+        ax_mask = plots.plot_runs([plots.load_run(run_dir)], band=kind).axes[2]
+        band = ax_mask.collections[-1]  # the masked fraction's band (drawn after epsilon's)
+        ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+        assert 0 <= ys.min() and ys.max() <= 1, kind
+
+
+def test_default_band_is_the_iqm_with_its_bootstrap_ci(tmp_path, capsys):
+    run_dir = seeds3(tmp_path / "run")
+    fig = plots.plot_runs([plots.load_run(run_dir)])
+    ax_train = fig.axes[0]
+    # step 100: seeds 1, 2, 6 -> (1 + 8 + 6) / 6; step 200: 10, 20 (seed 2 NaN) -> 15; step 300: one seed; 400: 7, 8, 9
+    np.testing.assert_allclose(ax_train.lines[0].get_ydata(), [2.5, 15.0, 5.0, 8.0])
+    assert ax_train.get_legend().get_title().get_text() == plots.BANDS["iqm"]
+    (band,) = ax_train.collections
+    ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+    assert ys.min() == pytest.approx(1.0) and ys.max() == pytest.approx(20.0)  # within the seeds' values
+    for kind in ("t", "minmax"):
+        out = tmp_path / f"{kind}.png"
+        assert main(["plot", str(run_dir), "--band", kind, "--out", str(out)]) == 0
+        assert png_size(out) == (1600, 450)
+    with pytest.raises(ValueError, match="--band sd"):
+        plots.plot([run_dir], tmp_path / "x.png", band="sd")
+    assert not (tmp_path / "x.png").exists()
