@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import resource
 import sys
 
@@ -21,6 +22,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax.priors import allowlist
+
+# How mutating a constant frozen by `purity.freeze` fails: read-only NumPy arrays, tuples, read-only mappings.
+_FROZEN = re.compile(r"read-only|'_FrozenList' object|'mappingproxy' object|'frozenset' object has no attribute")
 
 
 class Reject(Exception):
@@ -118,6 +122,9 @@ def _describe(e: BaseException) -> str:
         return "exceeded the sandbox memory limit"
     if isinstance(e, RecursionError):
         return "unbounded recursion"
+    if _FROZEN.search(str(e)):
+        return (f"the prior mutates a module-level constant ({type(e).__name__}: {str(e)[:100]}): a prior must be a "
+                "pure function of obs, with no state kept between calls; work on a local copy instead")
     lines = str(e).strip().splitlines()
     return f"{type(e).__name__}: {lines[0][:300] if lines else ''}".rstrip(": ")
 

@@ -1,14 +1,16 @@
 """The allow-list: what a prior's source may contain, checked on its syntax tree without running anything, and the
 restricted namespace it runs in once accepted.
 
-A prior is a small module: allowed imports, module-level constants, and exactly one top-level `def policy(obs):`.
-Inside, only plain expressions and assignments, `if`, bounded `for` loops, nested helper functions and lambdas, the
-allowed modules' public functions, types and constants, and a few harmless builtins. Refused, with the line and the
+A prior is a small module: allowed imports, module-level constants, exactly one top-level `def policy(obs):` and
+any top-level helper functions it calls (`purity` adds the module-level rules: constants only, no recursion, no
+state kept between calls). Inside the functions, only plain expressions and assignments, `if`, bounded `for` loops,
+nested helper functions and lambdas, the allowed modules' public functions, types and constants, and a few
+harmless builtins (which a prior may not rebind where they bound loops: `range`, `zip`, ...). Refused, with the line and the
 fix: other imports, dunder or private names and attributes, file/process/introspection attributes (`np.load`,
 `x.tofile`, `.format`, frame attributes), other submodules (`np.lib`), module state (`np.typecodes`), attribute
 assignment, modules used as values, `while`, unbounded loops, `global`/`nonlocal`, `try`/`with`/`raise`, classes,
 generators, huge literals. `exec_policy` then runs the accepted source with only those builtins and modules in its
-namespace, so a prior never sees `__import__`, `open` or the real builtins.
+namespace, so a prior never sees `__import__`, `open` or the real builtins, and freezes its constants.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from collections.abc import Callable
 import jax.numpy as jnp
 import numpy as np
 
+from camel_jax.priors import purity
 from camel_jax.priors.errors import PriorError
+from camel_jax.priors.errors import fail_at as _fail
 
 # Modules a prior may import, by dotted name. Any alias is accepted; the canonical ones are jnp, np and math.
 MODULES = {"jax.numpy": jnp, "numpy": np, "math": math}
@@ -42,8 +46,9 @@ DENIED_ATTRIBUTES = frozenset({
     "set_printoptions", "printoptions", "seterr", "seterrcall", "setbufsize", "errstate", "unsafe_buffer_pointer",
     "addressable_data", "addressable_shards", "device_buffer", "copy_to_host_async", "client", "device", "devices",
     "sharding", "callback", "pure_callback", "io_callback", "debug", "format", "format_map", "mro", "system",
-    "popen", "environ", "modules",
+    "popen", "environ", "modules", "flags", "setflags",
 })
+LOOP_BUILTINS = frozenset({"range", "enumerate", "reversed", "zip"})  # trusted by the loop-bound check
 DENIED_ATTRIBUTE_PREFIXES = ("_", "gi_", "cr_", "ag_", "f_", "tb_", "co_")  # private/dunder, frame and code objects
 
 _MISSING = object()
@@ -101,33 +106,40 @@ def parse(source: str) -> ast.Module:
 def check_tree(tree: ast.Module) -> dict[str, object]:
     """The checks of `check` on a parsed module."""
     modules: dict[str, object] = {}
-    policies = []
+    functions = []
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             modules.update(_check_import(node))
         elif isinstance(node, ast.FunctionDef):
-            policies.append(node)
+            functions.append(node)
         elif not (isinstance(node, (ast.Assign, ast.AnnAssign)) or is_docstring(node)):
-            _fail(node, "only imports, constants and `def policy(obs):` are allowed at module level")
-    if [f.name for f in policies] != ["policy"]:
-        names = ", ".join(f.name for f in policies) or "none"
-        raise PriorError(f"define exactly one top-level function `policy(obs)` (found: {names}); "
-                         "put helpers inside it")
+            _fail(node, "only imports, constants and functions (`def policy(obs):` and its helpers) are allowed at "
+                        "module level")
+    policies = [f for f in functions if f.name == "policy"]
+    if len(policies) != 1:
+        names = ", ".join(f.name for f in functions) or "none"
+        raise PriorError(f"define exactly one top-level function `policy(obs)` (found {len(policies)}; functions: "
+                         f"{names}); helper functions beside it are fine")
     _check_signature(policies[0])
     checker = _Checker(modules, _bound_names(tree))
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
             checker.visit(node)
+    purity.check_module(tree, modules)
     return modules
 
 
 def exec_policy(source: str) -> Callable:
-    """Run the accepted `source` with restricted builtins and only its allowed modules; return its `policy`."""
+    """Run the accepted `source` with restricted builtins and only its allowed modules; return its `policy`.
+    The module's constants are frozen (`purity.freeze`) before `policy` is returned."""
     tree = parse(source)
     modules = check_tree(tree)
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
     namespace = {"__builtins__": {name: getattr(builtins, name) for name in SAFE_BUILTINS}, **modules}
     exec(compile(tree, "<prior>", "exec"), namespace)  # noqa: S102 -- checked source, restricted namespace
+    for name in purity.constant_names(tree):
+        if name in namespace:
+            namespace[name] = purity.freeze(namespace[name])
     return namespace["policy"]
 
 
@@ -173,10 +185,6 @@ def _bound_names(tree: ast.Module) -> set[str]:
     return bound
 
 
-def _fail(node: ast.AST, reason: str):
-    raise PriorError(f"line {getattr(node, 'lineno', '?')}: {reason}")
-
-
 class _Checker(ast.NodeVisitor):
     """Walks the tree and raises PriorError at the first construct outside the allow-list."""
 
@@ -194,15 +202,18 @@ class _Checker(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         if node.decorator_list:
             _fail(node, "decorators are not allowed")
-        self._check_name(node, node.name)
+        self._check_binding(node, node.name)
         self.generic_visit(node)
 
     def visit_arg(self, node: ast.arg) -> None:
-        self._check_name(node, node.arg)
+        self._check_binding(node, node.arg)
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
-        self._check_name(node, node.id)
+        if isinstance(node.ctx, ast.Load):
+            self._check_name(node, node.id)
+        else:
+            self._check_binding(node, node.id)
         if node.id in self.modules:
             if isinstance(node.ctx, ast.Store):
                 _fail(node, f"module alias '{node.id}' cannot be reassigned")
@@ -267,6 +278,13 @@ class _Checker(ast.NodeVisitor):
     def _check_name(self, node: ast.AST, name: str) -> None:
         if name.startswith("__"):
             _fail(node, f"dunder name '{name}' is not allowed")
+
+    def _check_binding(self, node: ast.AST, name: str) -> None:
+        self._check_name(node, name)
+        if name in LOOP_BUILTINS:
+            _fail(node, f"'{name}' is a builtin that bounds loops; do not rebind it, choose another name")
+        if name in self.modules and not isinstance(node, ast.Name):
+            _fail(node, f"module alias '{name}' cannot be reassigned")
 
     def _static_object(self, node: ast.expr):
         """The module that `node` (`jnp`, `jnp.linalg`) names, or None when it is not a module chain."""

@@ -12,3 +12,8 @@ class PriorError(ValueError):
 
 class SetupError(RuntimeError):
     """A configuration or environment problem that no prior can fix."""
+
+
+def fail_at(node, reason: str):
+    """Raise PriorError for syntax-tree `node`: "line N: reason"."""
+    raise PriorError(f"line {getattr(node, 'lineno', '?')}: {reason}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from priors_testlib import CORPUS, corpus, expected_reason, task_of
 
@@ -77,6 +78,35 @@ def test_child_gets_no_api_key(monkeypatch):
     ("import jax.numpy as jnp\ndef policy(obs):\n    return (lambda: obs)()\n" + "#" * 200_001, "characters"),
     ("import numpy as np\nnp.pi = 3.0\ndef policy(obs):\n    return obs\n", "assigning to attributes"),
     ("import numpy as np\ndef policy(obs):\n    np.typecodes['All'] = ''\n    return obs\n", "is module state"),
+    # issue #16: helpers beside policy, module-level constants, no state between calls
+    ("def policy(obs):\n    return obs\ndef policy(obs):\n    return obs\n", "(found 2; functions: policy, policy)"),
+    ("def h(x):\n    return x\ndef h(x):\n    return x\ndef policy(obs):\n    return h(obs)\n", "defined twice"),
+    ("def policy(obs):\n    def h(x):\n        return x\n    h = 2\n    return obs\n", "both a function and a variable"),
+    ("def h(x):\n    return x\nh = 3\ndef policy(obs):\n    return obs\n", "both a function and a variable"),
+    ("import numpy as np\nK = np.zeros(3)\nK[0] = 1.0\ndef policy(obs):\n    return obs\n", "may only bind names"),
+    ("import numpy as np\nK = np.load('x.npy')\ndef policy(obs):\n    return obs\n", "'.load' is not allowed"),
+    ("K = sorted([3, 1])\ndef policy(obs):\n    return obs\n", "it calls `sorted`"),
+    ("K = [i for i in range(3)]\ndef policy(obs):\n    return obs\n", "a ListComp expression"),
+    ("K = {**{}}\ndef policy(obs):\n    return obs\n", "`**` unpacking"),
+    ("def h(x, k=-abs(1)):\n    return x\ndef policy(obs):\n    return h(obs)\n", "default values must be literal"),
+    ("def policy(obs):\n    f = lambda x, c={}: x\n    return f(obs)\n", "default values must be literal"),
+    ("def policy(obs) -> abs(1):\n    return obs\n", "annotations may only name types"),
+    ("def h():\n    return 1\nK = (h,)\ndef policy(obs):\n    return obs\n", "`h` is not a module-level constant"),
+    ("def policy(obs):\n    return [policy][0](obs)\n", "function `policy` may only be called"),
+    ("def policy(obs):\n    g = lambda: policy(obs)\n    return g()\n", "recursion is not allowed (policy -> policy)"),
+    (("def a(x):\n    return b(x)\ndef b(x):\n    return c(x)\ndef c(x):\n    return a(x)\n"
+      "def policy(obs):\n    return a(obs)\n"), "(a -> b -> c -> a)"),
+    ("S = {'n': 0}\ndef policy(obs):\n    S.update(n=1)\n    return obs\n", "`.update(...)` changes it in place"),
+    ("S = [[0]]\ndef policy(obs):\n    S[0].append(1)\n    return obs\n", "mutates the module-level `S`"),
+    ("S = [0]\ndef policy(obs):\n    for S[0] in range(2):\n        pass\n    return obs\n", "mutates the module-level"),
+    ("import numpy as np\nA = np.zeros(3)\ndef policy(obs):\n    np.add.at(A, 0, 1.0)\n    return obs\n",
+     "`np.add.at` writes into its first argument"),
+    ("import numpy as np\nA = np.zeros(3)\ndef policy(obs):\n    A.setflags(write=True)\n    return obs\n",
+     "'.setflags' is not allowed"),
+    ("import numpy as np\nA = np.zeros(3)\ndef policy(obs):\n    b = A\n    b.flags['WRITEABLE'] = True\n    return obs\n",
+     "'.flags' is not allowed"),
+    ("def policy(obs):\n    zip = 1\n    return obs\n", "'zip' is a builtin that bounds loops"),
+    ("def policy(obs, range=3):\n    return obs\n", "exactly one argument"),
 ])
 def test_static_checks(source, reason):
     with pytest.raises(PriorError) as e:
@@ -99,3 +129,32 @@ def test_allowed_forms_pass_the_static_check():
     )
     assert set(allowlist.check(source)) == {"math", "numpy", "jp", "jnp"}
 
+
+
+@pytest.mark.parametrize("source", [
+    "S = [0]\ndef policy(obs):\n    S = [1]\n    S.append(2)\n    return obs\n",  # a local that shadows S
+    "def policy(obs):\n    acc = []\n    def add(x):\n        acc.append(x)\n    add(1)\n    return obs\n",
+    "import numpy as np\ndef policy(obs):\n    act = np.zeros(3)\n    act[0] = obs[0]\n    act[1] += 1\n    return act\n",
+    "K = (1.0, -2.0)\ndef h(x, k=-0.5, t=(0.0, 1.0), n=None):\n    return x\ndef policy(obs):\n    return h(obs) * K[0]\n",
+])
+def test_local_state_and_literal_defaults_are_fine(source):
+    allowlist.check(source)
+
+
+def test_loaded_prior_constants_are_frozen():
+    """Mutation through aliases and arguments, which the static check cannot follow, fails at run time instead."""
+    policy = allowlist.exec_policy((CORPUS / "good" / "hopper_top_level_helpers.py").read_text())
+    namespace = policy.__globals__
+    assert namespace["LIMITS"] == (-1.0, 1.0) and namespace["LIMITS"].copy() == [-1.0, 1.0]
+    with pytest.raises(AttributeError):
+        namespace["LIMITS"].append(2.0)
+    with pytest.raises(TypeError):
+        namespace["GAINS"]["kp"] = 0.0
+    with pytest.raises(ValueError, match="read-only"):
+        namespace["TARGETS"][0] = 1.0
+
+
+def test_stateful_numpy_prior_is_refused_in_numpy_mode_too():
+    obs = np.zeros((4, 11), np.float32)
+    with pytest.raises(PriorError, match="mutates a module-level constant"):
+        sandbox.run_numpy_policy((CORPUS / "bad" / "state_through_alias.py").read_text(), obs, 3)

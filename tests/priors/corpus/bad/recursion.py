@@ -1,4 +1,4 @@
-# expect: unbounded recursion
+# expect: recursion is not allowed (policy -> policy)
 import jax.numpy as jnp
 
 
