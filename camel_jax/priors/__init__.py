@@ -1,9 +1,11 @@
 """Priors: LLM-written jnp policies, sandboxed validation, NumPy-to-jnp translation, automatic selection.
 
-Modules: `prompt` (versioned prompt files), `llm` (Anthropic SDK calls), `generate` (candidates), `allowlist`
-(static checks, restricted namespace), `sandbox` (validation in a child process), `observations` (rollout samples),
-`loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified), `select` (rollouts,
-ranking, report), `cli` (`camel-jax priors ...`).
+Modules: `prompt` (versioned prompt files, the paper's and the jnp style), `llm` (Anthropic SDK calls), `answers`
+(answer files, the code in an answer), `importer` (answer -> validated candidate file; `priors import`), `generate`
+(candidates from the API, through `importer`), `allowlist` (static checks, restricted namespace) + `purity` (helpers,
+constants, no recursion, no state between calls), `sandbox` (validation in a child process), `observations` (rollout
+samples), `loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified), `select`
+(rollouts, ranking, report), `cli` (`camel-jax priors ...`).
 
 For training: `load_prior(shipped_prior(env_name), env_name)` returns the validated, jittable `policy(obs) -> act`.
 """

@@ -39,7 +39,8 @@ def numpy_to_jnp(source: str) -> str:
     branches = _Branches({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
     for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
         func.body = branches.block(func.body)
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    tree = ast.fix_missing_locations(tree)  # one statement a line, two blank lines before each function
+    return "\n".join(("\n\n" if isinstance(n, ast.FunctionDef) else "") + ast.unparse(n) for n in tree.body) + "\n"
 
 
 def _fail(node: ast.AST, what: str):

@@ -1,20 +1,24 @@
-"""Generation: ask the LLM for candidate priors, validate each, save each with its provenance header.
+"""Generation: ask the LLM for candidate priors, then import each reply like an answer file (`importer`).
 
-One request per candidate (independent samples of the same prompt). A valid candidate is saved as
-`<task>_<n>.py`, an invalid one as `<task>_<n>.py.rejected` (kept for inspection, never matched by `<task>_*.py`),
-numbered after the candidates already in the folder; a reply without a code block saves nothing.
+One request per candidate (independent samples of the same prompt, `--style jnp` by default, `paper` for the
+paper's NumPy prompt, whose answers are translated: mechanically, else by the same model). A valid candidate is
+saved as `<task>_<n>.py`, an invalid one as `<task>_<n>.py.rejected` (kept for inspection, never matched by
+`<task>_*.py`), numbered after the candidates already in the folder; a reply without a code block saves nothing.
+The default folder is the checkout's `priors/`; a wheel install writes to the working directory instead, never into
+the installed package.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime
+import functools
+import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from camel_jax import specs
-from camel_jax.priors import llm, loader, prompt, sandbox
+from camel_jax.priors import importer, llm, prompt, sandbox, translate
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,23 +38,35 @@ def generate(
     max_tokens: int = llm.MAX_TOKENS,
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     on_candidate: Callable[[Candidate], None] | None = None,
+    style: str = "jnp",
+    command: str | None = None,
 ) -> list[Candidate]:
     """Generate `candidates` priors for `spec` with `model`; `client` defaults to `llm.make_client()` (needs
-    ANTHROPIC_API_KEY). Saves under `out_dir` (default: the shipped `priors/` folder). API errors raise SetupError;
-    files of earlier candidates stay (each file is written atomically)."""
+    ANTHROPIC_API_KEY). Saves under `out_dir` (default: `default_out_dir()`). API errors raise SetupError; files of
+    earlier candidates stay (each file is written atomically)."""
     client = client or llm.make_client()
-    out_dir = Path(out_dir) if out_dir is not None else specs.data_dir("priors")
-    text, prompt_path, sha = prompt.build_prompt(spec)
+    out_dir = Path(out_dir) if out_dir is not None else default_out_dir()
+    text, _, _ = prompt.build_prompt(spec, prompt.STYLES[style])
+    translator = functools.partial(translate.translate, client=client, model=model, limits=limits)
     first = next_number(out_dir, spec.name)
     results = []
     for number in range(first, first + candidates):
         reply, answered_by = llm.ask(client, model, text, max_tokens)
-        candidate = _save(spec, number, reply, answered_by, f"{prompt.display_path(prompt_path)} sha256:{sha}",
-                          out_dir, limits)
+        answer = f"Messages API reply sha256:{hashlib.sha256(reply.encode()).hexdigest()}"
+        header = importer.provenance(spec, style, answered_by, answer)
+        outcome = importer.save_candidate(reply, spec, out_dir / f"{spec.name}_{number}.py", header, translator,
+                                          limits, command)
+        candidate = Candidate(number, outcome.ok, outcome.reason, outcome.path)
         results.append(candidate)
         if on_candidate is not None:
             on_candidate(candidate)
     return results
+
+
+def default_out_dir() -> Path:
+    """The checkout's `priors/` folder; the working directory when the package is installed from a wheel."""
+    folder = specs.data_dir("priors")
+    return Path.cwd() if folder.resolve().is_relative_to(Path(specs.__file__).resolve().parent) else folder
 
 
 def next_number(out_dir: Path, task: str) -> int:
@@ -58,19 +74,3 @@ def next_number(out_dir: Path, task: str) -> int:
     pattern = re.compile(rf"{re.escape(task)}_(\d+)\.py(\.rejected)?$")
     numbers = [int(m.group(1)) for p in out_dir.glob(f"{task}_*") if (m := pattern.match(p.name))]
     return max(numbers, default=0) + 1
-
-
-def _save(spec, number, reply, model, prompt_field, out_dir, limits) -> Candidate:
-    code = llm.extract_code(reply)
-    if code is None:
-        return Candidate(number, False, "the reply has no ```python code block defining policy(obs)", None)
-    result = sandbox.validate_source(code, spec.name, limits=limits)
-    header = {
-        "task": spec.name,
-        "model": model,
-        "prompt": prompt_field,
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "validation": result.summary,
-    }
-    name = f"{spec.name}_{number}.py" + ("" if result.ok else ".rejected")
-    return Candidate(number, result.ok, result.reason, loader.write_prior(out_dir / name, code, header))

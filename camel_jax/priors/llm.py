@@ -1,4 +1,4 @@
-"""Talking to the Anthropic Messages API through the `anthropic` SDK, and extracting code from its replies.
+"""Talking to the Anthropic Messages API through the `anthropic` SDK (the code in a reply: `answers.extract_code`).
 
 The key is read from ANTHROPIC_API_KEY only, passed to the SDK, and never printed or written. Retries (429, 5xx,
 connection errors, with exponential backoff or the server's retry-after) and timeouts are the SDK's own. Tests pass
@@ -8,7 +8,6 @@ connection errors, with exponential backoff or the server's retry-after) and tim
 from __future__ import annotations
 
 import os
-import re
 
 import anthropic
 
@@ -19,7 +18,6 @@ DEFAULT_MODEL = "claude-sonnet-4-6"
 MAX_TOKENS = 8192
 MAX_RETRIES = 4
 TIMEOUT_S = 300.0
-_FENCE = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 
 
 def make_client(http_client=None, max_retries: int = MAX_RETRIES, timeout_s: float = TIMEOUT_S) -> anthropic.Anthropic:
@@ -46,12 +44,6 @@ def ask(client: anthropic.Anthropic, model: str, prompt: str, max_tokens: int = 
                          "and proxy settings, or try again later") from None
     text = "".join(block.text for block in message.content if getattr(block, "type", None) == "text")
     return text, message.model
-
-
-def extract_code(text: str) -> str | None:
-    """The last fenced code block that defines `policy`, or None when the reply has none."""
-    blocks = [b for b in _FENCE.findall(text) if re.search(r"^\s*def\s+policy\s*\(", b, re.MULTILINE)]
-    return blocks[-1].strip() + "\n" if blocks else None
 
 
 def _error_message(e: anthropic.APIStatusError) -> str:

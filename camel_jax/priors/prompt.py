@@ -1,9 +1,18 @@
 """Prompts: versioned template files under `priors/prompts/`, filled from a task's spec and its MuJoCo XML.
 
-`locomotion_v1.md` follows the paper's prompt (task, observation and action tables, reward and termination,
-step-by-step design instructions, the XML, "Let's think step by step") but asks for `jax.numpy` instead of NumPy,
-with the rules a jittable prior must follow. `translate_numpy_v1.md` asks for a jnp rewrite of a NumPy policy.
-A new prompt version is a new file; the provenance header records the file and the sha256 of its bytes.
+Two styles of policy prompt (`STYLES`):
+- `paper` (`paper_numpy_v1.md`): the paper's own wording (its Figure 2): a NumPy-only `policy(obs)`, the five
+  suggested steps verbatim (including the Hopper figure's "applying positive torque to thigh joints" example),
+  `<env_infos>` with the task's MuJoCo XML and its description, observation/action tables, reward and episode end
+  (the paper took these from gymnasium's documentation; here they come from `envs/<task>.toml`), "Let's think step
+  by step.". Answers are NumPy; `camel-jax priors import` translates them to jnp.
+- `jnp` (`locomotion_v1.md`): the same structure asking for `jax.numpy` directly, with the rules a jittable prior
+  must follow; what `camel-jax priors generate` sends by default.
+`translate_numpy_v1.md` asks for a jnp rewrite of a NumPy policy.
+
+A rendered prompt is deterministic (the template, the spec and the XML of the installed gymnasium), so the sha256 of
+its text identifies it. A new prompt version is a new file; the provenance header records the file and the sha256 of
+its bytes (`# prompt:`), and imported candidates also the sha256 of the rendered text (`# prompt_text:`).
 """
 
 from __future__ import annotations
@@ -15,7 +24,9 @@ from pathlib import Path
 from camel_jax import specs
 
 POLICY_PROMPT = "locomotion_v1.md"
+PAPER_PROMPT = "paper_numpy_v1.md"
 TRANSLATE_PROMPT = "translate_numpy_v1.md"
+STYLES = {"paper": PAPER_PROMPT, "jnp": POLICY_PROMPT}  # --style of `priors prompt`, `import` and `generate`
 
 
 def prompt_file(name: str) -> Path:
@@ -27,6 +38,16 @@ def display_path(path: Path) -> str:
     return f"priors/prompts/{path.name}"
 
 
+def provenance(path: Path, sha: str) -> str:
+    """The `# prompt:` header value: `priors/prompts/<file> sha256:<hex of the template file>`."""
+    return f"{display_path(path)} sha256:{sha}"
+
+
+def text_sha256(text: str) -> str:
+    """The sha256 of a rendered prompt's UTF-8 bytes (what `camel-jax priors prompt` prints)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def render(name: str, **fields: object) -> tuple[str, Path, str]:
     """Fill template `name` (`$field` placeholders); returns (text, template path, sha256 of the template file)."""
     path = prompt_file(name)
@@ -36,7 +57,8 @@ def render(name: str, **fields: object) -> tuple[str, Path, str]:
 
 
 def build_prompt(spec: specs.TaskSpec, name: str = POLICY_PROMPT) -> tuple[str, Path, str]:
-    """The policy-writing prompt for task `spec`: (text, template path, sha256 of the template file)."""
+    """The policy-writing prompt for task `spec` from template `name` (`STYLES[style]`): (text, template path,
+    sha256 of the template file)."""
     return render(
         name,
         gym_id=spec.gym_id,

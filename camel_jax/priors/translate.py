@@ -14,7 +14,7 @@ import jax
 import numpy as np
 
 from camel_jax import specs
-from camel_jax.priors import allowlist, convert, llm, prompt, sandbox
+from camel_jax.priors import allowlist, answers, convert, llm, prompt, sandbox
 from camel_jax.priors.errors import PriorError
 from camel_jax.priors.observations import rollout_observations
 
@@ -53,19 +53,20 @@ def translate(
     except PriorError as e:
         mechanical = str(e)
     if not use_llm:
-        raise PriorError(f"mechanical conversion failed: {mechanical}; allow the LLM path to translate it")
+        raise PriorError(f"mechanical conversion failed: {mechanical}; the LLM path can translate it (`priors "
+                         "translate` without --no-llm, `priors import --llm`; needs ANTHROPIC_API_KEY)")
     if client is None or callable(client):
         client = (client or llm.make_client)()
     text, path, sha = prompt.build_translation_prompt(spec, numpy_source)
     reply, answered_by = llm.ask(client, model, text)
-    code = llm.extract_code(reply)
+    code = answers.extract_code(reply)
     if code is None:
         raise PriorError("the LLM reply has no ```python code block defining policy(obs)")
     try:
         summary, diff = certify(code, spec, obs, reference, limits)
     except PriorError as e:
         raise PriorError(f"the LLM translation failed: {e} (mechanical conversion: {mechanical})") from None
-    return Translation(code, answered_by, f"{prompt.display_path(path)} sha256:{sha}", summary, diff, samples)
+    return Translation(code, answered_by, prompt.provenance(path, sha), summary, diff, samples)
 
 
 def certify(jnp_source: str, spec: specs.TaskSpec, obs: np.ndarray, reference: np.ndarray,

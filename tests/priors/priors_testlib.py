@@ -20,6 +20,7 @@ class Replay:
 
     def __init__(self, *names: str):
         self.responses = [json.loads((RECORDED / f"{name}.json").read_text()) for name in names]
+        self.responses_sent: list[dict] = []
         self.requests: list[httpx2.Request] = []
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
@@ -27,6 +28,7 @@ class Replay:
         if not self.responses:
             raise AssertionError("more requests than recorded responses")
         r = self.responses.pop(0)
+        self.responses_sent.append(r)
         return httpx2.Response(r["status"], headers=r["headers"], json=r["body"])
 
     def client(self, max_retries: int = 2):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import pytest
 from priors_testlib import FAKE_KEY, Replay
 
 from camel_jax import specs
+from camel_jax.priors import generate as generate_module
 from camel_jax.priors import llm, parse_header, prompt
 from camel_jax.priors.errors import SetupError
 from camel_jax.priors.generate import generate
@@ -90,9 +94,27 @@ def test_missing_key_names_the_variable(monkeypatch, tmp_path):
     assert _files(tmp_path) == []
 
 
-def test_extract_code_picks_the_last_policy_block():
-    reply = ("```python\nx = 1\n```\ntext\n```py\ndef policy(obs):\n    return 1\n```\n"
-             "```\ndef policy(obs):\n    return 2\n```")
-    assert llm.extract_code(reply) == "def policy(obs):\n    return 2\n"
-    assert llm.extract_code("no code here") is None
-    assert llm.extract_code("```python\nx = 1\n```") is None
+def test_paper_style_reply_is_translated_and_saved_with_its_provenance(api_key, tmp_path):
+    """`generate --style paper` sends the paper's NumPy prompt and imports the reply like an answer file."""
+    replay = Replay("message_paper_numpy")
+    results = generate(HOPPER, 1, client=replay.client(), out_dir=tmp_path, style="paper", command="camel-jax ...")
+    assert results[0].ok and _files(tmp_path) == ["hopper_1.py"]
+    text, _, sha = prompt.build_prompt(HOPPER, prompt.PAPER_PROMPT)
+    assert replay.bodies()[0]["messages"] == [{"role": "user", "content": text}]
+    saved = (tmp_path / "hopper_1.py").read_text()
+    header = parse_header(saved)
+    assert header["prompt"] == f"priors/prompts/paper_numpy_v1.md sha256:{sha}"
+    assert header["prompt_text"].startswith(f"sha256:{hashlib.sha256(text.encode()).hexdigest()} ")
+    reply = replay.responses_sent[0]["body"]["content"][1]["text"]
+    assert header["answer"] == f"Messages API reply sha256:{hashlib.sha256(reply.encode()).hexdigest()}"
+    assert header["method"].startswith("NumPy answer translated to jnp mechanically") and "command: camel-jax" in \
+        header["method"]
+    assert "import jax.numpy as jnp" in saved and "np." not in saved.replace("jnp.", "")
+
+
+def test_default_folder_is_never_inside_the_installed_package(monkeypatch, tmp_path):
+    assert generate_module.default_out_dir() == specs.data_dir("priors")  # a checkout: its priors/ folder
+    wheel = Path(specs.__file__).resolve().parent / "_data" / "priors"
+    monkeypatch.setattr(specs, "data_dir", lambda kind: wheel)
+    monkeypatch.chdir(tmp_path)
+    assert generate_module.default_out_dir() == tmp_path

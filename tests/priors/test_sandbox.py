@@ -10,6 +10,7 @@ import pytest
 from priors_testlib import CORPUS, corpus, expected_reason, task_of
 
 from camel_jax.priors import allowlist, sandbox
+from camel_jax.priors.cli import main
 from camel_jax.priors.errors import PriorError
 
 BAD = corpus("bad")
@@ -158,3 +159,17 @@ def test_stateful_numpy_prior_is_refused_in_numpy_mode_too():
     obs = np.zeros((4, 11), np.float32)
     with pytest.raises(PriorError, match="mutates a module-level constant"):
         sandbox.run_numpy_policy((CORPUS / "bad" / "state_through_alias.py").read_text(), obs, 3)
+
+
+def test_issue_16_helper_prior_passes_validate(capsys):
+    """Rejected before issue #16 with "define exactly one top-level function `policy(obs)` (found: _pd, policy)"."""
+    path = CORPUS / "good" / "hopper_pd_helper.py"
+    assert main(["validate", str(path), "--env", "hopper"]) == 0
+    assert capsys.readouterr().out.startswith(f"{path}: valid: ")
+
+
+def test_issue_16_stateful_prior_is_refused(capsys):
+    """`CALLS = [0]` ... `CALLS.append(1)`: valid before issue #16 (the traces see 1, 2, 3, ... calls)."""
+    path = CORPUS / "bad" / "state_list_append.py"
+    assert main(["validate", str(path), "--env", "hopper"]) == 1
+    assert "`CALLS.append(1)` mutates the module-level `CALLS`" in capsys.readouterr().out

@@ -39,6 +39,19 @@ def test_mechanical_rewrite_matches_numpy(body):
     np.testing.assert_allclose(_run(rewritten, obs), _run(source, obs), atol=1e-6)
 
 
+def test_mechanical_rewrite_of_helpers_and_computed_constants():
+    source = ("import math\nimport numpy as np\n\nTARGET = np.array([math.radians(10), -0.2, 0.0])\nK = 2.0 * math.pi\n\n\n"
+              "def _sat(x, limit=0.8):\n    if x > limit:\n        return limit\n    elif x < -limit:\n"
+              "        return -limit\n    return x\n\n\n"
+              "def policy(obs):\n    act = np.zeros(3)\n    for i in range(3):\n"
+              "        act[i] = _sat(K * (TARGET[i] - obs[2 + i]))\n    return act\n")
+    rewritten = convert.numpy_to_jnp(source)
+    assert "def _sat(x, limit=0.8):" in rewritten and "np." not in rewritten.replace("jnp.", "")
+    assert "\n\n\ndef policy(obs):" in rewritten  # functions stay apart, as written
+    obs = np.random.default_rng(1).uniform(-2, 2, (200, 11)).astype(np.float32)
+    np.testing.assert_allclose(_run(rewritten, obs), _run(source, obs), atol=1e-6)
+
+
 @pytest.mark.parametrize("body, reason", [
     ("    for i in range(3):\n        if obs[i] > 0:\n            return obs[:3]\n    return obs[:3]\n",
      "`return` inside a `for`"),
@@ -76,5 +89,5 @@ def test_wrong_llm_translation_is_not_certified(api_key):
 
 
 def test_no_llm_means_mechanical_only(monkeypatch):
-    with pytest.raises(PriorError, match="mechanical conversion failed: .*allow the LLM path"):
+    with pytest.raises(PriorError, match="mechanical conversion failed: .*the LLM path can translate it"):
         translate.translate(LOOP_RETURN.read_text(), HOPPER, use_llm=False, samples=2000)
