@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from camel_jax import specs
-from camel_jax.priors import llm, loader, sandbox, select, translate
+from camel_jax.priors import importer, llm, loader, prompt, sandbox, select, translate
 from camel_jax.priors.errors import PriorError, SetupError
 from camel_jax.priors.generate import generate
 
@@ -71,11 +71,31 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--retries", type=int, default=llm.MAX_RETRIES, help="API retries (429, 5xx, network)")
         p.add_argument("--api-timeout", type=seconds, default=llm.TIMEOUT_S, help="API timeout per request (s)")
 
+    def style(p: argparse.ArgumentParser, default: str, help: str) -> None:
+        p.add_argument("--style", choices=prompt.STYLES, default=default, help=help)
+
     p = command("generate", _generate, "ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors")
     p.add_argument("--candidates", type=count, default=5, help="number of candidates (one request each)")
-    p.add_argument("--out", type=Path, default=None, help="folder for the candidates (default: the priors/ folder)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for the candidates (default: the checkout's priors/; the working directory for a wheel)")
     p.add_argument("--max-tokens", type=count, default=llm.MAX_TOKENS, help="reply length limit")
+    style(p, "jnp", "jnp: ask for jax.numpy code; paper: the paper's NumPy prompt (replies translated to jnp)")
     model(p)
+    limits(p)
+
+    p = command("prompt", _prompt, "print the exact prompt to paste into any LLM chat (no key, no network); the "
+                                   "sha256 of its text goes to stderr")
+    style(p, "paper", "paper: the paper's NumPy prompt (its Figure 2); jnp: the jax.numpy prompt of `generate`")
+
+    p = command("import", _import, "import LLM answers (markdown, text or Anthropic Messages JSON): extract the "
+                                   "code, translate NumPy to jnp, validate, write candidates and import_report.md")
+    p.add_argument("answers", nargs="+", type=Path, metavar="ANSWER", help="answer files (.md, .txt or .json)")
+    p.add_argument("--out", type=Path, required=True, help="folder for the candidates (<answer stem>.py) and report")
+    p.add_argument("--model", default=None, help="the model that wrote the answers (default: the JSON's `model`)")
+    style(p, "paper", "the prompt the answers reply to (recorded with its sha256 in each header)")
+    p.add_argument("--llm", action="store_true", help="translate NumPy code the mechanical rewrite cannot convert "
+                                                     "through the Anthropic API (needs ANTHROPIC_API_KEY)")
+    p.add_argument("--samples", type=count, default=translate.SAMPLES, help="rollout observations to certify on")
     limits(p)
 
     p = command("validate", _validate, "check prior files in the sandbox (exit 0 when all are valid, else 1)")
@@ -113,9 +133,31 @@ def _generate(args, argv) -> int:
         print(f"candidate {c.number}: " + ("valid" if c.ok else f"invalid: {c.reason}") + where, flush=True)
 
     results = generate(specs.load(args.env), args.candidates, args.model, client, args.out, args.max_tokens,
-                       _limits(args), on_candidate=show)
+                       _limits(args), on_candidate=show, style=args.style, command=f"{PROG} {shlex.join(argv)}")
     valid = sum(c.ok for c in results)
     print(f"{valid} of {len(results)} candidates valid")
+    return 0 if valid else 1
+
+
+def _prompt(args, argv) -> int:
+    text, path, sha = prompt.build_prompt(specs.load(args.env), prompt.STYLES[args.style])
+    sys.stdout.write(text)
+    print(f"prompt text sha256:{prompt.text_sha256(text)} (template {prompt.provenance(path, sha)})", file=sys.stderr)
+    return 0
+
+
+def _import(args, argv) -> int:
+    client = llm.make_client() if args.llm else None  # a missing key stops here, before any file is written
+    translator = functools.partial(translate.translate, client=client, use_llm=args.llm, samples=args.samples,
+                                   limits=_limits(args))
+
+    def show(answer, o) -> None:
+        print(f"VALID {o.path}" if o.ok else f"INVALID {answer}: {' '.join(o.reason.split())}", flush=True)
+
+    rows, report = importer.import_answers(args.answers, specs.load(args.env), args.out, args.style, args.model,
+                                           translator, _limits(args), f"{PROG} {shlex.join(argv)}", show)
+    valid = sum(o.ok for _, o in rows)
+    print(f"{valid} of {len(rows)} answers valid; report written to {report}")
     return 0 if valid else 1
 
 

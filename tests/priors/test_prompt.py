@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
+import socket
 
 import pytest
 
 from camel_jax import specs
-from camel_jax.priors import prompt
+from camel_jax.priors import llm, parse_header, prompt, shipped_prior
+from camel_jax.priors.cli import main
 
 
 @pytest.mark.parametrize("task", ["hopper", "walker2d", "ant"])
@@ -34,3 +38,61 @@ def test_translation_prompt_embeds_the_code():
     assert code.strip() in text and "1e-5" in text and "jnp.where" in text and "Hopper-v4" in text
     assert path.name == prompt.TRANSLATE_PROMPT and prompt.display_path(path) == f"priors/prompts/{path.name}"
     assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+FIGURE_2 = [  # the paper's prompt (its Figure 2), word for word, with the task's values filled in
+    ("Develop a hard-coded policy for the `{gym_id}` environment using only NumPy within a Python function named "
+    "`policy(obs)`. The function should map the {obs_dim}-dimensional observation array `obs` to a "
+    "{act_dim}-dimensional action array `act`."),
+    "**Suggested Steps:**",
+    "1. **Analyze the Observation Space:** Understand the meaning of each element in the `obs` array.",
+    ("2. **Define Base Behavior:** Implement logic to encourage forward movement (e.g., applying positive torque to "
+    "thigh joints)."),
+    ("3. **Implement Balance Control:** Create rules to adjust actions based on the torso angle and other relevant "
+    "observations to maintain balance."),
+    "4. **Refine and Tune:** Experiment with different rules and thresholds to improve the policy's performance.",
+    "5. **Ensure Valid Actions:** Use `np.clip` to keep the `act` values within the [-1, 1] range.",
+    "<env_infos>\n<mujoco_xml>\n",
+    "</env_infos>\n\nLet's think step by step.\n",
+]
+
+
+@pytest.mark.parametrize("task", ["hopper", "walker2d", "ant"])
+def test_paper_prompt_is_figure_2_with_the_task(task):
+    spec = specs.load(task)
+    text, path, sha = prompt.build_prompt(spec, prompt.STYLES["paper"])
+    assert path.name == "paper_numpy_v1.md" and sha == hashlib.sha256(path.read_bytes()).hexdigest()
+    for part in FIGURE_2:
+        assert part.format(gym_id=spec.gym_id, obs_dim=spec.obs_dim, act_dim=spec.act_dim) in text
+    assert text.endswith("Let's think step by step.\n") and "jnp" not in text
+    assert spec.xml_path.read_text().strip() in text and spec.description in text and spec.markdown_tables() in text
+    assert spec.reward_text in text and spec.health_text in text
+    assert text.index("<env_infos>") < text.index("<mujoco") < text.index(spec.description) < text.index("</env_infos>")
+    assert "$" not in text
+
+
+def _prompt_cli(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["prompt", *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("style, template", [("paper", prompt.PAPER_PROMPT), ("jnp", prompt.POLICY_PROMPT)])
+def test_prompt_command_prints_the_exact_prompt_offline(monkeypatch, style, template):
+    monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("`priors prompt` touched the network"))
+    code, out, err = _prompt_cli("--env", "hopper", "--style", style)
+    again = _prompt_cli("--env", "hopper", "--style", style)
+    text, path, sha = prompt.build_prompt(specs.load("hopper"), template)
+    assert code == 0 and out == text and again[1] == out  # the same bytes every time
+    assert err == f"prompt text sha256:{hashlib.sha256(out.encode()).hexdigest()} (template priors/prompts/" \
+                  f"{path.name} sha256:{sha})\n"
+
+
+def test_paper_is_the_default_style_and_jnp_is_todays_prompt():
+    assert _prompt_cli("--env", "walker2d")[1] == prompt.build_prompt(specs.load("walker2d"), prompt.PAPER_PROMPT)[0]
+    jnp_text, path, sha = prompt.build_prompt(specs.load("hopper"))  # what `generate` sent before --style existed
+    assert path.name == "locomotion_v1.md" and _prompt_cli("--env", "hopper", "--style", "jnp")[1] == jnp_text
+    shipped = parse_header(shipped_prior("hopper").read_text())["prompt"]
+    assert shipped == f"priors/prompts/locomotion_v1.md sha256:{sha}"  # the jnp template is unchanged
