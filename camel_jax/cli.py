@@ -97,6 +97,9 @@ class EvalArgs:
     """gymnasium (the paper's C MuJoCo v4 tasks) or mjx, whichever backend the run trained on"""
     seed: int = 0
     """seed of the evaluation episodes' initial states"""
+    video: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""
+    """folder for one GIF per member of its first unmasked episode (gymnasium, env seed --seed), drawn with MuJoCo's
+    renderer; needs EGL or OSMesa (camel_jax/render.py). '' means no videos"""
 
 
 def _eval(argv: list[str]) -> int:
@@ -107,8 +110,10 @@ def _eval(argv: list[str]) -> int:
     from camel_jax import final_eval
 
     def work():
-        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed)
+        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None)
         print(final_eval.table(result))
+        for member in result["members"] if args.video else []:
+            print(f"video: {member['video']} (return {member['video_return']:.1f})")
         print(f"wrote {final_eval.write(args.run_dir, result)}")
 
     return _reported("eval", work)

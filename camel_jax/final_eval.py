@@ -5,6 +5,11 @@ RUN_DIR/eval_final.json.
 The actor is RUN_DIR/actor.msgpack (written when a run finishes). The prior is the one the run trained with: for a
 prior file, the copy saved in RUN_DIR/prior.txt (checked against its sha256), so an edited or moved file changes
 nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/evaluate.py.
+
+With `video`, each member's first unmasked evaluation episode is drawn as a GIF (camel_jax/render.py): the member's
+greedy actor, unmasked, on gymnasium's C MuJoCo task from env seed `seed` (episode 0's initial state), into
+`video/<member>.gif`; its path and return are kept in the member's entry (`video`, `video_return`). The videos come
+from the gymnasium task also with `backend="mjx"`.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import envs, evaluate, runs, specs
+from camel_jax import envs, evaluate, render, runs, specs
 from camel_jax.config import Config
+from camel_jax.priors import select
 from camel_jax.priors.baselines import ResolvedPrior, resolve
 from camel_jax.td3 import Agent
 from camel_jax.trainer import Learner, make_train
@@ -52,14 +58,18 @@ def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
         return resolve(str(path), config.env)
 
 
-def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0) -> dict:
-    """Per member: mean and std of the return over `episodes` episodes, unmasked and masked."""
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
+                 video: str | Path | None = None) -> dict:
+    """Per member: mean and std of the return over `episodes` episodes, unmasked and masked (and its video, see the
+    module's docstring)."""
     run_dir = Path(run_dir)
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     if backend not in envs.BACKENDS:
         raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
     config = check_finished(run_dir)
+    if video is not None:
+        render.backend()  # no GL: one line before any work
     _, actor = runs.load_actor(run_dir)
     prior = run_prior(run_dir, config)
     members = config.members()
@@ -83,9 +93,27 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
         row = dict(member)
         for label, (mean, std) in stats.items():
             row[f"return_{label}"], row[f"std_{label}"] = float(np.asarray(mean)[i]), float(np.asarray(std)[i])
+        if video is not None:
+            path, row["video_return"] = member_video(tr, learner, i, config.env, seed,
+                                                     Path(video) / f"{_file_name(row)}.gif")
+            row["video"] = str(path)
         rows.append(row)
     return {"run_dir": str(run_dir), "env": config.env, "prior": config.prior, "total_steps": config.total_steps,
             "backend": backend, "episodes": episodes, "seed": seed, "members": rows}
+
+
+def member_video(tr, learner: Learner, member: int, env_name: str, seed: int, path: Path) -> tuple[Path, float]:
+    """The GIF of member `member`'s greedy actor, unmasked, for one gymnasium episode from env seed `seed`, and the
+    episode's return."""
+    one = jax.tree.map(lambda x: x[member], learner)
+    greedy = jax.jit(lambda obs: tr.greedy(one, obs[None], jnp.zeros(1))[0])
+    env = select.make_gym(env_name)
+    try:
+        ret, *_, qpos = select.run_episode(env, lambda obs: greedy(jnp.asarray(obs, jnp.float32)), seed,
+                                           specs.load(env_name).episode_length, record=True)
+    finally:
+        env.close()
+    return render.write_video(env_name, qpos, path), float(ret)
 
 
 def write(run_dir: str | Path, result: dict) -> Path:
@@ -101,10 +129,9 @@ def table(result: dict) -> str:
     """A small text table: one line per member (mean ± std over episodes), then the mean over the seeds of each
     grid point that has several."""
     rows = result["members"]
-    swept = lambda m: " ".join(f"{k}={v:g}" for k, v in m.items() if k != "seed" and not k.startswith(_STATS))
     cell = lambda m, label: f"{m[f'return_{label}']:10.1f} ± {m[f'std_{label}']:<8.1f}"
-    names = [" ".join(p for p in (swept(m), f"seed={m['seed']}") if p) for m in rows]
-    points = {swept(m): [r for r in rows if swept(r) == swept(m)] for m in rows}
+    names = [" ".join(p for p in (_swept(m), f"seed={m['seed']}") if p) for m in rows]
+    points = {_swept(m): [r for r in rows if _swept(r) == _swept(m)] for m in rows}
     means = {f"mean {p} ({len(g)} seeds)".replace("  ", " "): g for p, g in points.items() if len(g) > 1}
     width = max(len("member"), *map(len, names), *map(len, means))
     lines = [f"{'member':<{width}}  {'unmasked':>10}{'± std':>7}{'':4}  {'masked':>10}{'± std':>7}"]
@@ -116,4 +143,14 @@ def table(result: dict) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-_STATS = ("return_", "std_")
+_STATS = ("return_", "std_", "video")
+
+
+def _swept(member: dict) -> str:
+    """The member's grid values, "delta=0.1 eps0=0.5" ("" without a grid)."""
+    return " ".join(f"{k}={v:g}" for k, v in member.items() if k != "seed" and not k.startswith(_STATS))
+
+
+def _file_name(member: dict) -> str:
+    """The member's grid values and seed as a file name: "delta=0.1_seed=0"."""
+    return "_".join([*_swept(member).split(), f"seed={member['seed']}"])

@@ -16,7 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from camel_jax import specs
+from camel_jax import render, specs
 from camel_jax.priors import importer, llm, loader, prompt, sandbox, select, translate
 from camel_jax.priors.errors import PriorError, SetupError
 from camel_jax.priors.generate import generate
@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "video", None) is not None:
+            render.backend()  # sets MUJOCO_GL before mujoco is imported; no GL: one line before any work
         _import_mjx_quietly()
         return args.run(args, argv)
     except SystemExit as e:  # --help
@@ -111,17 +113,28 @@ def build_parser() -> argparse.ArgumentParser:
     model(p)
     limits(p)
 
+    def rollouts(p: argparse.ArgumentParser, backend: str, rank_by: str, report: str) -> None:
+        p.add_argument("--episodes", type=count, default=10, help="episodes per candidate")
+        p.add_argument("--backend", choices=select.BACKENDS, default=backend,
+                       help="mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks")
+        p.add_argument("--max-steps", type=count, default=None, help="step limit per episode (default: the task's)")
+        p.add_argument("--seed", type=int, default=0, help="episode e starts from seed + e")
+        p.add_argument("--rank-by", choices=select.RANK_BY, default=rank_by, help="score used for the ranking")
+        p.add_argument("--report", type=Path, default=None,
+                       help=f"markdown report path (default: <folder of the first file>/{report})")
+        p.add_argument("--video", type=Path, default=None, metavar="DIR_OR_GIF",
+                       help="draw the first episode of each candidate as DIR/<file stem>.gif (or as this .gif for "
+                            "one candidate) with MuJoCo's renderer; needs EGL or OSMesa (see camel_jax/render.py)")
+
     p = command("evaluate", _evaluate, "roll out candidate priors, rank them and write a markdown report")
     p.add_argument("files", nargs="+", type=Path, help="prior files")
-    p.add_argument("--episodes", type=count, default=10, help="episodes per candidate")
-    p.add_argument("--backend", choices=select.BACKENDS, default="mjx",
-                   help="mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks")
-    p.add_argument("--max-steps", type=count, default=None, help="step limit per episode (default: the task's)")
-    p.add_argument("--seed", type=int, default=0, help="episode e starts from seed + e")
-    p.add_argument("--rank-by", choices=select.RANK_BY, default="return", help="score used for the ranking")
-    p.add_argument("--report", type=Path, default=None,
-                   help="markdown report path (default: <folder of the first file>/<env>_evaluation_<backend>.md)")
+    rollouts(p, "mjx", "return", "<env>_evaluation_<backend>.md")
     p.add_argument("--write-return", action="store_true", help="record each result in its file's `# return:` line")
+
+    p = command("select", _select, "rank candidate priors by forward progress and staying healthy (not by return "
+                                   "alone), optionally draw each, and write a report naming the chosen one")
+    p.add_argument("files", nargs="+", type=Path, help="candidate prior files, or folders of them (every *.py)")
+    rollouts(p, "gymnasium", "progress", "<env>_selection.md")
     return parser
 
 
@@ -192,22 +205,39 @@ def _translate(args, argv) -> int:
 
 
 def _evaluate(args, argv) -> int:
-    for f in args.files:
-        sandbox.read_source(f)  # a missing file is a usage error, before any rollout
-    results = select.evaluate(args.files, args.env, args.episodes, args.backend, args.max_steps, args.seed,
-                              args.rank_by)
-    text = select.report(results, args.env, args.backend, args.episodes, args.max_steps, args.seed, args.rank_by,
-                         command=f"{PROG} {shlex.join(argv)}")
-    path = args.report or args.files[0].parent / f"{args.env}_evaluation_{args.backend}.md"
-    loader.write_atomic(path, text)
-    print(text, end="")
-    print(f"report written to {path}")
+    default = args.files[0].parent / f"{args.env}_evaluation_{args.backend}.md"
+    results = _rank(args, argv, args.files, args.report or default, choose=False)
     if args.write_return:
         for r in (r for r in results if r.ok):
             source = r.path.read_text()
             header = {**loader.parse_header(source), "return": select.return_field(r, args.env, args.backend)}
             loader.write_prior(r.path, source, header)
     return 0 if any(r.ok for r in results) else 1
+
+
+def _select(args, argv) -> int:
+    files = [f for arg in args.files for f in (sorted(arg.glob("*.py")) if arg.is_dir() else [arg])]
+    if not files:
+        raise SetupError(f"no *.py candidate files in {', '.join(map(str, args.files))}; write or import candidates "
+                         "there first (camel-jax priors generate or import)")
+    results = _rank(args, argv, files, args.report or files[0].parent / f"{args.env}_selection.md", choose=True)
+    chosen = [r for r in results if r.ok]
+    print(f"chosen: {chosen[0].path}" if chosen else "no candidate chosen: none passed validation")
+    return 0 if chosen else 1
+
+
+def _rank(args, argv, files: list[Path], path: Path, choose: bool) -> list[select.Evaluation]:
+    """Roll out `files`, rank them, write the report to `path` (and print it); the ranked evaluations."""
+    for f in files:
+        sandbox.read_source(f)  # a missing file is a usage error, before any rollout
+    results = select.evaluate(files, args.env, args.episodes, args.backend, args.max_steps, args.seed, args.rank_by,
+                              args.video)
+    text = select.report(results, args.env, args.backend, args.episodes, args.max_steps, args.seed, args.rank_by,
+                         command=f"{PROG} {shlex.join(argv)}", choose=choose, report_dir=path.parent)
+    loader.write_atomic(path, text)
+    print(text, end="")
+    print(f"report written to {path}")
+    return results
 
 
 def _import_mjx_quietly() -> None:

@@ -97,13 +97,13 @@ def write_prior(path: str | Path, source: str, header: dict[str, str]) -> Path:
     return write_atomic(path, format_header(header) + "\n" + strip_header(source).rstrip("\n") + "\n")
 
 
-def write_atomic(path: str | Path, text: str) -> Path:
-    """Write `text` to `path` through a temporary file and a rename, so no reader ever sees half a file."""
+def write_atomic(path: str | Path, text: str | bytes) -> Path:
+    """Write `text` (or bytes) to `path` through a temporary file and a rename, so no reader ever sees half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as f:
             f.write(text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)

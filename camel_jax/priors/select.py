@@ -9,12 +9,25 @@ Every candidate sees the same initial states (episode e uses seed `seed + e`).
 
 Per candidate: mean and std of the episode return, forward progress (x displacement of the root body from reset to
 the end of the episode, in m), episode length, and falls (episodes that terminated, i.e. became unhealthy, before the
-step limit). Score: `SCORE_DOC`.
+step limit). Score: `SCORE_DOC`. With `video`, the first episode of each candidate is recorded and drawn as a GIF
+(camel_jax/render.py).
+
+The "progress" score automates the paper's review of the candidates' videos by people, who looked for forward
+progress and stability because "the episode return alone may not reliably indicate the policy's quality": a Hopper
+that only stands collects the healthy bonus, about 1,000 over an episode, and goes nowhere, while one that hops
+forward and falls after a few hundred steps returns less and is the better prior. Per episode, progress is
+(forward distance + STAND_CREDIT_M) x (length / max steps): the distance is what the task asks for; the fraction of
+the step limit the robot stayed healthy scales it, so falling early costs in proportion; STAND_CREDIT_M (0.1 m) is
+what staying up is worth on its own, small against real locomotion but enough to put a robot that stands above one
+that falls at once. Examples on Hopper (REFERENCE.md section 5): standing all episode with 0.2 m of drift scores
+0.30; hopping 1.7 m and falling after 390 steps (return about 600) 0.70; lunging 0.5 m and falling after 20 steps
+0.01; walking backwards scores below zero. The score is the mean over episodes; it is in metres.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -23,15 +36,20 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import specs
+from camel_jax import render, specs
 from camel_jax.priors import loader
-from camel_jax.priors.errors import PriorError
+from camel_jax.priors.errors import PriorError, SetupError
 
 BACKENDS = ("mjx", "gymnasium")
-RANK_BY = ("return", "forward")
+RANK_BY = ("return", "forward", "progress")
+STAND_CREDIT_M = 0.1  # what staying up for a whole episode is worth in the progress score, in metres
 SCORE_DOC = {
     "return": "mean episode return (higher first); ties broken by fewer falls, then by more forward progress",
     "forward": "mean forward progress (higher first); ties broken by fewer falls, then by higher mean return",
+    "progress": (f"progress, the mean over episodes of (forward progress in m + {STAND_CREDIT_M} m for staying up) "
+                 "x the fraction of the step limit the episode lasted (length / max steps), higher first: it rewards "
+                 f"moving forward and staying healthy, so a robot that only stands scores about {STAND_CREDIT_M}, "
+                 "one that falls at once about 0; ties broken by fewer falls, then by higher mean return"),
 }
 
 
@@ -43,26 +61,41 @@ class Evaluation:
     forward: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
     lengths: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, int))
     fell: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, bool))
+    max_steps: int = 0  # the step limit of the episodes
+    video: Path | None = None  # the GIF of the first episode, if one was drawn
 
     @property
     def ok(self) -> bool:
         return not self.reason
 
+    def value(self, rank_by: str) -> float:
+        """The score named `rank_by` (see SCORE_DOC), higher is better."""
+        if rank_by == "progress":
+            return float(np.mean((self.forward + STAND_CREDIT_M) * self.lengths / self.max_steps))
+        return float((self.returns if rank_by == "return" else self.forward).mean())
+
     def score(self, rank_by: str) -> tuple:
         """Sort key, smaller is better; invalid candidates last."""
         if not self.ok:
             return (1,)
-        ret, fwd, falls = self.returns.mean(), self.forward.mean(), int(self.fell.sum())
-        return (0, -ret, falls, -fwd) if rank_by == "return" else (0, -fwd, falls, -ret)
+        tiebreak = "forward" if rank_by == "return" else "return"
+        return (0, -self.value(rank_by), int(self.fell.sum()), -self.value(tiebreak))
 
 
 def evaluate(paths: list[str | Path], env_name: str, episodes: int = 10, backend: str = "mjx",
-             max_steps: int | None = None, seed: int = 0, rank_by: str = "return") -> list[Evaluation]:
-    """Validate, load and roll out each prior; returns the evaluations ranked best first (see SCORE_DOC)."""
+             max_steps: int | None = None, seed: int = 0, rank_by: str = "return",
+             video: str | Path | None = None) -> list[Evaluation]:
+    """Validate, load and roll out each prior; returns the evaluations ranked best first (see SCORE_DOC).
+
+    `video`: a folder for one GIF per rolled-out candidate (`<folder>/<file stem>.gif`) of its first episode, or a
+    `.gif` path when there is one candidate; the GL backend is checked before any rollout.
+    """
     spec = specs.load(env_name)
     if backend not in BACKENDS or rank_by not in RANK_BY:
         raise ValueError(f"backend must be one of {BACKENDS} and rank_by one of {RANK_BY}")
     max_steps = max_steps or spec.episode_length
+    if video is not None:
+        render.backend()
     loaded, results = [], []
     for path in map(Path, paths):
         try:
@@ -71,16 +104,37 @@ def evaluate(paths: list[str | Path], env_name: str, episodes: int = 10, backend
             results.append(Evaluation(path, reason=str(e)))
     if loaded:
         policies = [policy for _, policy in loaded]
+        record = video is not None
         if backend == "mjx":
-            metrics = rollout_mjx(policies, env_name, episodes, max_steps, seed)
+            metrics = rollout_mjx(policies, env_name, episodes, max_steps, seed, record)
         else:
-            metrics = [rollout_gymnasium(p, env_name, episodes, max_steps, seed) for p in policies]
-        results += [Evaluation(path, "", *m) for (path, _), m in zip(loaded, metrics)]
+            metrics = [rollout_gymnasium(p, env_name, episodes, max_steps, seed, record) for p in policies]
+        targets = video_paths(video, [path for path, _ in loaded]) if record else [None] * len(loaded)
+        for (path, _), (*m, qpos), target in zip(loaded, metrics, targets):
+            if target is not None:
+                render.write_video(env_name, qpos, target)
+            results.append(Evaluation(path, "", *m, max_steps=max_steps, video=target))
     return sorted(results, key=lambda r: r.score(rank_by))
 
 
-def rollout_mjx(policies: list[Callable], env_name: str, episodes: int, max_steps: int, seed: int) -> list[tuple]:
-    """(returns, forward, lengths, fell), each of shape (episodes,), per policy, from one jitted program."""
+def video_paths(video: str | Path, paths: list[Path]) -> list[Path]:
+    """Where each candidate's GIF goes: `video` itself if it ends in .gif (one candidate), else video/<stem>.gif."""
+    video = Path(video)
+    if video.suffix == ".gif":
+        if len(paths) != 1:
+            raise SetupError(f"--video {video} names one file for {len(paths)} candidates; give a folder instead")
+        return [video]
+    stems = [p.stem for p in paths]
+    twice = sorted({s for s in stems if stems.count(s) > 1})
+    if twice:
+        raise SetupError(f"two candidates are named {twice[0]}.py and would share a video; rename one of them")
+    return [video / f"{stem}.gif" for stem in stems]
+
+
+def rollout_mjx(policies: list[Callable], env_name: str, episodes: int, max_steps: int, seed: int,
+                record: bool = False) -> list[tuple]:
+    """(returns, forward, lengths, fell), each of shape (episodes,), and the qpos of the first episode (steps + 1,
+    nq) when `record` (else None), per policy, from one jitted program."""
     from camel_jax.envs import make_single
 
     env = make_single(env_name)
@@ -99,72 +153,108 @@ def rollout_mjx(policies: list[Callable], env_name: str, episodes: int, max_step
             terminated = state.info["terminated"] > 0
             ret = ret + jnp.where(alive, state.reward, 0.0)
             x_end = jnp.where(alive, state.pipeline_state.qpos[0], x_end)
-            return (state, ret, length + alive, alive & ~terminated, x_end, fell | (alive & terminated)), None
+            carry = (state, ret, length + alive, alive & ~terminated, x_end, fell | (alive & terminated))
+            return carry, state.pipeline_state.qpos if record else None
 
         init = (state, jnp.zeros(()), jnp.zeros((), jnp.int32), jnp.array(True), x0, jnp.array(False))
-        (_, ret, length, _, x_end, fell), _ = jax.lax.scan(step, init, None, length=max_steps)
-        return ret, x_end - x0, length, fell
+        (_, ret, length, _, x_end, fell), qpos = jax.lax.scan(step, init, None, length=max_steps)
+        return ret, x_end - x0, length, fell, (state.pipeline_state.qpos, qpos) if record else None
 
-    out = [np.asarray(a).reshape(k, episodes) for a in jax.jit(jax.vmap(episode))(candidate, keys)]
-    return [tuple(a[i] for a in out) for i in range(k)]
+    *out, qpos = jax.jit(jax.vmap(episode))(candidate, keys)
+    out = [np.asarray(a).reshape(k, episodes) for a in out]
+    if not record:
+        return [(*(a[i] for a in out), None) for i in range(k)]
+    first, steps = (np.asarray(a)[::episodes] for a in qpos)  # episode 0 of each candidate
+    return [(*(a[i] for a in out), np.concatenate([first[i][None], steps[i][:out[2][i, 0]]])) for i in range(k)]
 
 
-def rollout_gymnasium(policy: Callable, env_name: str, episodes: int, max_steps: int, seed: int) -> tuple:
-    """(returns, forward, lengths, fell), each of shape (episodes,), on gymnasium's C MuJoCo task."""
-    import gymnasium as gym
-
-    spec = specs.load(env_name)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "v4 is out of date"
-        env = gym.make(spec.gym_id)
-    act = jax.jit(policy)
-    returns, forward = np.zeros(episodes), np.zeros(episodes)
-    lengths, fell = np.zeros(episodes, int), np.zeros(episodes, bool)
+def rollout_gymnasium(policy: Callable, env_name: str, episodes: int, max_steps: int, seed: int,
+                      record: bool = False) -> tuple:
+    """(returns, forward, lengths, fell), each of shape (episodes,), on gymnasium's C MuJoCo task, and the qpos of
+    the first episode (steps + 1, nq) when `record` (else None)."""
+    env = make_gym(env_name)
+    jitted = jax.jit(policy)
+    act = lambda obs: jitted(obs.astype(np.float32))
     try:
-        for e in range(episodes):
-            obs, _ = env.reset(seed=seed + e)
-            x0 = float(env.unwrapped.data.qpos[0])
-            for _ in range(max_steps):
-                obs, reward, terminated, truncated, _ = env.step(np.asarray(act(obs.astype(np.float32)), np.float64))
-                returns[e] += reward
-                lengths[e] += 1
-                if terminated or truncated:
-                    break
-            fell[e] = terminated
-            forward[e] = float(env.unwrapped.data.qpos[0]) - x0
+        out = [run_episode(env, act, seed + e, max_steps, record and e == 0) for e in range(episodes)]
     finally:
         env.close()
-    return returns, forward, lengths, fell
+    returns, forward, lengths, fell, qpos = zip(*out)
+    return np.array(returns), np.array(forward), np.array(lengths, int), np.array(fell, bool), qpos[0]
+
+
+def make_gym(env_name: str):
+    """gymnasium's C MuJoCo v4 task `env_name` (one env, its TimeLimit included)."""
+    import gymnasium as gym
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "v4 is out of date"
+        return gym.make(specs.load(env_name).gym_id)
+
+
+def run_episode(env, act: Callable, seed: int, max_steps: int, record: bool = False) -> tuple:
+    """One episode of `act` (obs -> action) on the gymnasium env `env` from seed `seed`, at most `max_steps` steps:
+    (return, forward progress, length, fell, qpos (length + 1, nq) if `record` else None)."""
+    obs, _ = env.reset(seed=seed)
+    data = env.unwrapped.data
+    x0, ret, length, terminated = float(data.qpos[0]), 0.0, 0, False
+    qpos = [data.qpos.copy()] if record else None
+    for _ in range(max_steps):
+        obs, reward, terminated, truncated, _ = env.step(np.asarray(act(obs), np.float64))
+        ret, length = ret + reward, length + 1
+        if record:
+            qpos.append(data.qpos.copy())
+        if terminated or truncated:
+            break
+    return ret, float(data.qpos[0]) - x0, length, bool(terminated), np.array(qpos) if record else None
 
 
 def report(results: list[Evaluation], env_name: str, backend: str, episodes: int, max_steps: int | None,
-           seed: int, rank_by: str = "return", command: str = "") -> str:
-    """The markdown report of ranked `results`."""
+           seed: int, rank_by: str = "return", command: str = "", choose: bool = False,
+           report_dir: str | Path = ".") -> str:
+    """The markdown report of ranked `results`; `choose`: a selection report, naming the chosen (first) candidate.
+    Videos are linked relative to `report_dir`, the folder the report is written to."""
     spec = specs.load(env_name)
     steps = max_steps or spec.episode_length
     where = f"{spec.gym_id}, gymnasium C MuJoCo" if backend == "gymnasium" else f"{spec.gym_id} on MJX"
-    lines = [f"# Prior evaluation: {spec.name} ({where})", ""]
+    ranked = [r for r in results if r.ok]
+    lines = [f"# Prior {'selection' if choose else 'evaluation'}: {spec.name} ({where})", ""]
     if command:
         lines += [f"Command: `{command}`", ""]
+    if choose:
+        chosen = f"`{ranked[0].path}` (rank 1 by {rank_by})" if ranked else "none: no candidate passed validation"
+        lines += [f"**Chosen: {chosen}**", ""]
+    videos = any(r.video for r in ranked)
     lines += [
         (f"- Episodes per candidate: {episodes}, seeds {seed}..{seed + episodes - 1} (the same for every candidate), "
          f"at most {steps} steps each."),
         f"- Score: {SCORE_DOC[rank_by]}.",
         ("- Forward: x displacement of the root body from reset to the end of the episode (m). "
          "Falls: episodes that terminated (unhealthy) before the step limit."),
-        "",
-        "| rank | prior | return (mean ± std) | forward m (mean ± std) | length (mean) | falls |",
-        "|---|---|---|---|---|---|",
     ]
-    ranked = [r for r in results if r.ok]
+    if videos:
+        lines.append(f"- Video: the first episode (seed {seed}), camel_jax/render.py; paths relative to this report.")
+    lines += [
+        "",
+        "| rank | prior | score | return (mean ± std) | forward m (mean ± std) | length (mean) | falls |"
+        + (" video |" if videos else ""),
+        "|---|---|---|---|---|---|---|" + ("---|" if videos else ""),
+    ]
     for i, r in enumerate(ranked, 1):
-        lines.append(f"| {i} | `{r.path}` | {r.returns.mean():.1f} ± {r.returns.std():.1f} | "
+        lines.append(f"| {i} | `{r.path}` | {r.value(rank_by):.2f} | {r.returns.mean():.1f} ± {r.returns.std():.1f} | "
                      f"{r.forward.mean():.2f} ± {r.forward.std():.2f} | {r.lengths.mean():.0f} | "
-                     f"{int(r.fell.sum())}/{len(r.fell)} |")
+                     f"{int(r.fell.sum())}/{len(r.fell)} |" + (f" {_link(r.video, report_dir)} |" if videos else ""))
     rejected = [r for r in results if not r.ok]
     if rejected:
         lines += ["", "Rejected (not rolled out):", ""] + [f"- `{r.path}`: {r.reason}" for r in rejected]
     return "\n".join(lines) + "\n"
+
+
+def _link(video: Path | None, report_dir: str | Path) -> str:
+    if video is None:
+        return "none"
+    relative = Path(os.path.relpath(video, report_dir)).as_posix()
+    return f"[{relative}]({relative})"
 
 
 def return_field(result: Evaluation, env_name: str, backend: str) -> str:
