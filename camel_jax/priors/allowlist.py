@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
+import dataclasses
 import inspect
 import math
 from collections.abc import Callable
@@ -121,7 +123,7 @@ def check_tree(tree: ast.Module) -> dict[str, object]:
         raise PriorError(f"define exactly one top-level function `policy(obs)` (found {len(policies)}; functions: "
                          f"{names}); helper functions beside it are fine")
     _check_signature(policies[0])
-    checker = _Checker(modules, _bound_names(tree))
+    checker = _Checker(modules, _bound_names(tree), _Known.of(tree))
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
             checker.visit(node)
@@ -174,23 +176,27 @@ def is_docstring(node: ast.stmt) -> bool:
 
 def _bound_names(tree: ast.Module) -> set[str]:
     """Every name the module binds anywhere: assignment and loop targets, parameters, function names."""
-    bound = set()
+    return set(_bindings(tree))
+
+
+def _bindings(tree: ast.Module):
+    """The name of every binding in the module, once per binding."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            yield node.id
         elif isinstance(node, ast.arg):
-            bound.add(node.arg)
+            yield node.arg
         elif isinstance(node, ast.FunctionDef):
-            bound.add(node.name)
-    return bound
+            yield node.name
 
 
 class _Checker(ast.NodeVisitor):
     """Walks the tree and raises PriorError at the first construct outside the allow-list."""
 
-    def __init__(self, modules: dict[str, object], bound: set[str]):
+    def __init__(self, modules: dict[str, object], bound: set[str], known: _Known):
         self.modules = modules
         self.bound = bound
+        self.known = known
         self.loop_product = 1
         self.attribute_bases: set[int] = set()  # ids of Name nodes used as `module.<attr>` bases
 
@@ -264,9 +270,10 @@ class _Checker(ast.NodeVisitor):
         self._bounded_loop(node.iter, [node.target, node.iter], node.ifs)
 
     def _bounded_loop(self, where: ast.AST, header: list[ast.AST], body: list[ast.AST]) -> None:
-        n = _iterations(header[1])
+        n = self.known.iterations(header[1])
         if n is None:
-            _fail(where, f"loops must run over `range(<int literal up to {MAX_LOOP}>)` or a literal list/tuple "
+            _fail(where, f"loops must run over `range(N)` (N up to {MAX_LOOP}: an int literal, a module-level int "
+                         "constant or `len` of a module-level literal list/tuple/array) or over such a list/tuple "
                          "(no loops over traced values)")
         self.loop_product *= max(n, 1)
         if self.loop_product > MAX_LOOP_PRODUCT:
@@ -297,24 +304,63 @@ class _Checker(ast.NodeVisitor):
         return None
 
 
-def _iterations(it: ast.expr) -> int | None:
-    """How many items a loop over `it` yields, when that is known from literals alone; else None."""
-    if isinstance(it, (ast.List, ast.Tuple)):
-        return len(it.elts)
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords):
-        return None
-    if it.func.id == "range":
-        args = [_int_literal(a) for a in it.args]
-        if not 1 <= len(args) <= 3 or None in args or (len(args) == 3 and args[2] == 0):
+@dataclasses.dataclass(frozen=True)
+class _Known:
+    """What bounds a loop without running anything: literals, and module-level constants bound once in the whole
+    module (so no local can shadow them) to an int literal (`N = 3`) or to a literal sequence (`KP = (1.0, 2.0)`,
+    `KP = np.array([1.0, 2.0])`), whose length is known."""
+
+    ints: dict[str, int]
+    lengths: dict[str, int]
+
+    @classmethod
+    def of(cls, tree: ast.Module) -> _Known:
+        bindings = collections.Counter(_bindings(tree))
+        ints, lengths = {}, {}
+        for node in tree.body:
+            target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
+                node.target if isinstance(node, ast.AnnAssign) else None
+            if not isinstance(target, ast.Name) or bindings[target.id] != 1 or node.value is None:
+                continue
+            value = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and len(value.args) == 1 \
+                    and value.func.attr in ("array", "asarray"):
+                value = value.args[0]
+            if _int_literal(value) is not None:
+                ints[target.id] = _int_literal(value)
+            elif isinstance(value, (ast.List, ast.Tuple)):
+                lengths[target.id] = len(value.elts)
+        return cls(ints, lengths)
+
+    def iterations(self, it: ast.expr) -> int | None:
+        """How many items a loop over `it` yields, when that is known without running anything; else None."""
+        if isinstance(it, (ast.List, ast.Tuple)):
+            return len(it.elts)
+        if isinstance(it, ast.Name):
+            return self.lengths.get(it.id)
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords):
             return None
-        n = len(range(*args))
-        return n if n <= MAX_LOOP else None
-    if it.func.id in ("enumerate", "reversed") and len(it.args) == 1:
-        return _iterations(it.args[0])
-    if it.func.id == "zip" and it.args:
-        counts = [_iterations(a) for a in it.args]
-        return None if None in counts else min(counts)
-    return None
+        if it.func.id == "range":
+            args = [self.integer(a) for a in it.args]
+            if not 1 <= len(args) <= 3 or None in args or (len(args) == 3 and args[2] == 0):
+                return None
+            n = len(range(*args))
+            return n if n <= MAX_LOOP else None
+        if it.func.id in ("enumerate", "reversed") and len(it.args) == 1:
+            return self.iterations(it.args[0])
+        if it.func.id == "zip" and it.args:
+            counts = [self.iterations(a) for a in it.args]
+            return None if None in counts else min(counts)
+        return None
+
+    def integer(self, node: ast.expr) -> int | None:
+        """An int literal, a known int constant, or `len(<known sequence>)`."""
+        if isinstance(node, ast.Name):
+            return self.ints.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                and len(node.args) == 1 and not node.keywords:
+            return self.iterations(node.args[0]) if isinstance(node.args[0], (ast.Name, ast.List, ast.Tuple)) else None
+        return _int_literal(node)
 
 
 def _int_literal(node: ast.expr) -> int | None:

@@ -8,7 +8,8 @@ Which code is taken from an answer (`extract_code`):
 - the last block defining a top-level `policy` wins (answers usually end with the final version);
 - names that block uses but does not define (a helper or constant shown in an earlier block) are taken from the
   latest earlier block that defines them, imports first;
-- a trailing `if __name__ == "__main__":` demo block is dropped (it is never part of the prior).
+- a top-level `if __name__ == "__main__":` demo block is dropped (it is never part of the prior), and so are the
+  imports nothing else uses (`import gymnasium as gym` for that demo).
 The result is untrusted code like any other: it runs only after validation.
 """
 
@@ -110,8 +111,8 @@ def extract_code(text: str) -> str | None:
     if not chosen:
         return None
     last = chosen[-1]
-    code = _drop_main_guard(blocks[last])
-    return _complete(code, blocks[:last])
+    code = _complete(_without(blocks[last], _drop_main_guard), blocks[:last])
+    return _without(code, _drop_unused_imports)
 
 
 def parse_or_none(code: str) -> ast.Module | None:
@@ -122,17 +123,27 @@ def parse_or_none(code: str) -> ast.Module | None:
         return None
 
 
-def _drop_main_guard(code: str) -> str:
-    """`code` without top-level `if __name__ == "__main__":` blocks (demo code that is never part of a prior)."""
+def _drop_main_guard(tree: ast.Module) -> list[ast.stmt]:
+    """Top-level `if __name__ == "__main__":` blocks: demo code, never part of a prior."""
+    return [n for n in tree.body if isinstance(n, ast.If) and "__name__" in ast.unparse(n.test)
+            and "__main__" in ast.unparse(n.test)]
+
+
+def _drop_unused_imports(tree: ast.Module) -> list[ast.stmt]:
+    """Top-level imports that nothing uses (`import gymnasium as gym` for a demo block)."""
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) and not _binds([n]) & used]
+
+
+def _without(code: str, find) -> str:
+    """`code` without the top-level statements that `find(tree)` returns (line by line, comments kept)."""
     tree = parse_or_none(code)
     if tree is None:
         return code
     lines = code.splitlines(keepends=True)
-    guards = [n for n in tree.body if isinstance(n, ast.If) and "__name__" in ast.unparse(n.test)
-              and "__main__" in ast.unparse(n.test)]
-    for node in reversed(guards):
+    for node in sorted(find(tree), key=lambda n: n.lineno, reverse=True):
         del lines[node.lineno - 1:node.end_lineno]
-    return "".join(lines).rstrip("\n") + "\n"
+    return "".join(lines).strip("\n") + "\n"
 
 
 def _complete(code: str, earlier: list[str]) -> str:

@@ -2,7 +2,8 @@
 
 Rules, applied to the syntax tree:
 - `np.f` -> `jnp.f` (when jnp has `f`), `math.f` -> its jnp counterpart; the imports become `import jax.numpy as jnp`;
-- `a[i] = v` -> `a = a.at[i].set(v)` (and `+=`, `-=`, `*=`, `/=` -> `.add/.subtract/.multiply/.divide`);
+- `a[i] = v` -> `a = a.at[i].set(v)` (and `+=`, `-=`, `*=`, `/=` -> `.add/.subtract/.multiply/.divide`); a list
+  literal whose items are assigned (`a = [0.0] * 3`) -> `jnp.array(...)`; `clip(a_min=, a_max=)` -> `clip(min=, max=)`;
 - `x if c else y` -> `jnp.where(c, x, y)`; `and`/`or`/`not` -> `jnp.logical_and/or/not`; `a < b < c` -> a
   logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` -> jnp float32;
 - `if`/`elif`/`else` on values -> both branches computed into fresh names, merged with `jnp.where` (an early
@@ -23,6 +24,7 @@ from camel_jax.priors.errors import PriorError
 
 _MATH_TO_JNP = {"atan2": "arctan2", "asin": "arcsin", "acos": "arccos", "atan": "arctan", "fabs": "abs",
                 "pow": "power", "copysign": "copysign", "hypot": "hypot"}
+_CLIP_KEYWORDS = {"a_min": "min", "a_max": "max"}
 _AUG_TO_AT = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide", ast.Pow: "power"}
 
 
@@ -45,6 +47,11 @@ def numpy_to_jnp(source: str) -> str:
 
 def _fail(node: ast.AST, what: str):
     raise PriorError(f"line {getattr(node, 'lineno', '?')}: cannot convert mechanically: {what}")
+
+
+def _is_jnp(func: ast.expr, name: str) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name) \
+        and func.value.id == "jnp"
 
 
 def _jnp(name: str, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
@@ -98,6 +105,10 @@ class _Expressions(ast.NodeTransformer):
         node = self.generic_visit(node)
         if any(k.arg == "out" for k in node.keywords):
             _fail(node, "in-place `out=` arguments")
+        if _is_jnp(node.func, "clip"):  # NumPy's clip(a, a_min, a_max) keywords; jnp's are (arr, /, min, max)
+            node.args += [k.value for k in node.keywords if k.arg == "a"]
+            node.keywords = [ast.keyword(_CLIP_KEYWORDS.get(k.arg, k.arg), k.value) for k in node.keywords
+                             if k.arg != "a"]
         if not (isinstance(node.func, ast.Name) and not node.keywords):
             return node
         name, args = node.func.id, node.args
@@ -115,12 +126,27 @@ class _Expressions(ast.NodeTransformer):
 
 
 class _ItemAssignments(ast.NodeTransformer):
-    """In-place array updates and augmented assignments become plain assignments to names."""
+    """In-place array updates and augmented assignments become plain assignments to names; a list literal whose
+    items are assigned later in the same function (`act = [0.0] * 3; act[0] = x`) becomes a jnp array."""
+
+    def __init__(self):
+        self.updated: set[str] = set()  # names item-assigned in the function being rewritten
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        outer = self.updated
+        self.updated = {t.value.id for t in ast.walk(node) if isinstance(t, ast.Subscript)
+                        and isinstance(t.ctx, ast.Store) and isinstance(t.value, ast.Name)}
+        node = self.generic_visit(node)
+        self.updated = outer
+        return node
 
     def visit_Assign(self, node: ast.Assign) -> ast.stmt:
         target = node.targets[0]
         if len(node.targets) == 1 and isinstance(target, ast.Subscript):
             return ast.copy_location(self._update(target, "set", node.value), node)
+        if len(node.targets) == 1 and isinstance(target, ast.Name) and target.id in self.updated \
+                and _is_list(node.value):
+            node.value = ast.copy_location(_jnp("array", node.value), node.value)
         return node
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt:
@@ -231,6 +257,13 @@ class _Rename(ast.NodeTransformer):
         if isinstance(node.ctx, ast.Load) and node.id in self.names:
             return ast.copy_location(ast.Name(self.names[node.id], ast.Load()), node)
         return node
+
+
+def _is_list(node: ast.expr) -> bool:
+    """A list literal, or one repeated (`[0.0] * 3`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _is_list(node.left) or _is_list(node.right)
+    return isinstance(node, ast.List)
 
 
 def _returns(stmts: list[ast.stmt]) -> bool:

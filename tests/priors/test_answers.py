@@ -41,9 +41,10 @@ def test_missing_definitions_come_from_earlier_blocks_and_the_demo_is_dropped():
     assert code.startswith("import numpy as np\n\ndef saturate(x, limit=1.0):")
     assert "TARGETS = (0.1, -0.25, 0.15)" in code and "GAIN = 2.5" in code and "print(" not in code
     assert code.count("def policy") == 1
-    main_guard = ("```python\nimport numpy as np\n\ndef policy(obs):\n    return obs[:3]\n\n"
-                  "if __name__ == '__main__':\n    print(policy(np.zeros(11)))\n```")
-    assert answers.extract_code(main_guard) == "import numpy as np\n\ndef policy(obs):\n    return obs[:3]\n"
+    main_guard = ("```python\nimport gymnasium as gym\nimport numpy as np\n\ndef policy(obs):\n"
+                  "    return np.clip(obs[:3], -1, 1)\n\nif __name__ == '__main__':\n    env = gym.make('Hopper-v4')\n"
+                  "    print(policy(np.zeros(11)))\n```")
+    assert answers.extract_code(main_guard) == "import numpy as np\n\ndef policy(obs):\n    return np.clip(obs[:3], -1, 1)\n"
 
 
 def test_a_block_complete_in_itself_takes_nothing_from_earlier_ones():

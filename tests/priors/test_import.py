@@ -25,6 +25,7 @@ HOPPER = specs.load("hopper")
 EXPECTED = {  # answer -> (valid, part of the line printed for it)
     "hopper_claude_messages.json": (True, "hopper_claude_messages.py"),
     "hopper_gemini_numpy.md": (True, "hopper_gemini_numpy.py"),
+    "hopper_gpt_list_actions.md": (True, "hopper_gpt_list_actions.py"),
     "hopper_jnp_helper.md": (True, "hopper_jnp_helper.py"),
     "hopper_loop_return.txt": (False, "cannot convert mechanically: a `return` inside a `for` loop; the LLM path"),
     "hopper_no_code.md": (False, "no ```python code block defining policy(obs)"),
@@ -60,13 +61,13 @@ def test_one_line_per_answer_and_exit_0(imported):
             assert line == f"VALID {out / part}"
         else:
             assert line.startswith(f"INVALID {ANSWERS / name}: ") and part in line
-    assert lines[-1] == f"4 of 7 answers valid; report written to {out / importer.REPORT_NAME}"
+    assert lines[-1] == f"5 of 8 answers valid; report written to {out / importer.REPORT_NAME}"
 
 
 def test_files_written(imported):
     out, _, _ = imported
     assert sorted(p.name for p in out.iterdir()) == [
-        "hopper_claude_messages.py", "hopper_gemini_numpy.py", "hopper_jnp_helper.py",
+        "hopper_claude_messages.py", "hopper_gemini_numpy.py", "hopper_gpt_list_actions.py", "hopper_jnp_helper.py",
         "hopper_loop_return.py.rejected", "hopper_split_blocks.py", "hopper_unsafe_helper.py.rejected",
         importer.REPORT_NAME]  # the answer without code writes nothing
 
@@ -76,7 +77,8 @@ def test_candidates_are_jnp_priors_with_their_provenance(imported):
     _, stdout, _ = _run("prompt", "--env", "hopper", "--style", "paper")
     _, template, template_sha = prompt.build_prompt(HOPPER, prompt.PAPER_PROMPT)
     for name, model in [("hopper_claude_messages", "claude-opus-4-1-20250805"), ("hopper_gemini_numpy", "unknown"),
-                        ("hopper_jnp_helper", "unknown"), ("hopper_split_blocks", "unknown")]:
+                        ("hopper_gpt_list_actions", "unknown"), ("hopper_jnp_helper", "unknown"),
+                        ("hopper_split_blocks", "unknown")]:
         answer = next(ANSWERS.glob(f"{name}.*"))
         text = (out / f"{name}.py").read_text()
         header = parse_header(text)
@@ -86,7 +88,7 @@ def test_candidates_are_jnp_priors_with_their_provenance(imported):
         assert header["answer"] == f"{answer.name} sha256:{hashlib.sha256(answer.read_bytes()).hexdigest()}"
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", header["date"])
         assert header["validation"].startswith("valid:") and "command: camel-jax priors import " in header["method"]
-        assert "import numpy" not in text and "np." not in text.replace("jnp.", "")
+        assert "import numpy" not in text and "gymnasium" not in text and "np." not in text.replace("jnp.", "")
         policy = load_prior(out / f"{name}.py", "hopper")  # validated again, then jittable
         assert np.asarray(policy(np.zeros(11, np.float32))).shape == (3,)
     assert parse_header((out / "hopper_jnp_helper.py").read_text())["method"].startswith("jnp as written")
@@ -110,7 +112,7 @@ def test_report(imported):
     assert len(rows) == len(EXPECTED)
     for row, (name, (valid, _)) in zip(rows, sorted(EXPECTED.items())):
         assert f"`{ANSWERS / name}` | {'valid' if valid else 'invalid'} |" in row
-    assert "**4 of 7 answers valid**, 3 invalid." in report
+    assert "**5 of 8 answers valid**, 3 invalid." in report
 
 
 def test_model_option_exit_1_and_stale_files_replaced(tmp_path):

@@ -108,6 +108,10 @@ def test_child_gets_no_api_key(monkeypatch):
      "'.flags' is not allowed"),
     ("def policy(obs):\n    zip = 1\n    return obs\n", "'zip' is a builtin that bounds loops"),
     ("def policy(obs, range=3):\n    return obs\n", "exactly one argument"),
+    ("KP = (1.0, 2.0)\ndef policy(obs):\n    KP = obs\n    return [k for k in KP]\n", "loops must run over"),
+    ("N = 3\nN = 10**6\ndef policy(obs):\n    return [obs[0] for i in range(N)]\n", "loops must run over"),
+    ("N = 65\ndef policy(obs):\n    return [obs[0] for i in range(N)]\n", "loops must run over"),
+    ("def policy(obs):\n    return [obs[i] for i in range(len(obs))]\n", "loops must run over"),
 ])
 def test_static_checks(source, reason):
     with pytest.raises(PriorError) as e:
@@ -137,8 +141,12 @@ def test_allowed_forms_pass_the_static_check():
     "def policy(obs):\n    acc = []\n    def add(x):\n        acc.append(x)\n    add(1)\n    return obs\n",
     "import numpy as np\ndef policy(obs):\n    act = np.zeros(3)\n    act[0] = obs[0]\n    act[1] += 1\n    return act\n",
     "K = (1.0, -2.0)\ndef h(x, k=-0.5, t=(0.0, 1.0), n=None):\n    return x\ndef policy(obs):\n    return h(obs) * K[0]\n",
+    # loops bounded by module-level constants
+    "import numpy as np\nKP = np.array([1.0, 2.0, 3.0])\ndef policy(obs):\n    return [KP[i] for i in range(len(KP))]\n",
+    "N: int = 3\ndef policy(obs):\n    return [obs[i] for i in range(1, N)]\n",
+    "KP = (1.0, 2.0)\nKD = [0.1, 0.2]\ndef policy(obs):\n    return [k * d for k, d in zip(KP, KD)]\n",
 ])
-def test_local_state_and_literal_defaults_are_fine(source):
+def test_local_state_literal_defaults_and_constant_loops_are_fine(source):
     allowlist.check(source)
 
 

@@ -29,6 +29,8 @@ def _run(source: str, obs: np.ndarray) -> np.ndarray:
      "    return np.clip(np.array([g, -g, y if y > 0 else -y]), -1.0, 1.0)\n"),
     ("    lo = 0.0 if 0 < x < 1 else -0.5\n    v = float(x) * 2\n    v -= not (y > 0)\n"
      "    return np.clip(np.array([lo, v, math.tanh(y)]), -1, 1)\n"),
+    ("    act = [0.0] * 3\n    act[0] = x\n    if y > 0:\n        act[2] += y\n    kept = [x, y]\n"
+     "    kept.append(1.0)\n    return np.clip(np.array(act) * kept[2], a_min=-1.0, a_max=1.0)\n"),
 ])
 def test_mechanical_rewrite_matches_numpy(body):
     source = f"import math\nimport numpy as np\n\ndef policy(obs):\n    x, y = obs[0], obs[1]\n{body}"
