@@ -1,4 +1,4 @@
-"""`camel-jax priors generate|validate|translate|evaluate`: the command line of the priors subsystem.
+"""`camel-jax priors generate|prompt|import|validate|translate|evaluate|select`: the command line of the priors subsystem.
 
 Exit codes: 0 success; 1 the prior(s) were rejected (invalid, not equivalent, none valid); 2 a usage or setup
 error (bad option, unknown task, missing file, missing API key, API unreachable), reported as one line on stderr
