@@ -14,6 +14,19 @@ import jax.numpy as jnp
 
 from camel_jax.td3 import Hyper
 
+# The valid range of every td3.Hyper field, checked for the base value and for each --grid value.
+HYPER_RANGES = {
+    "gamma": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "tau": (lambda v: 0 < v <= 1, "in (0, 1]"),
+    "exploration_noise": (lambda v: v >= 0, ">= 0"),
+    "policy_noise": (lambda v: v >= 0, ">= 0"),
+    "noise_clip": (lambda v: v >= 0, ">= 0"),
+    "delta": (lambda v: v > 0, "> 0"),
+    "min_width": (lambda v: 0 < v <= 2, "in (0, 2]"),
+    "eps0": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "mask_fraction": (lambda v: v >= 0, ">= 0"),
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class Config:
@@ -130,6 +143,12 @@ class Config:
                         for k in Hyper.__dataclass_fields__})
 
     @property
+    def actor_sees_box(self) -> bool:
+        """The actor's input carries the box only with a prior and the masking-aware actor. Without a prior the box
+        is the constant [-1, 1], and CleanRL's actor sees `obs` alone: so does ours (same fan-in, same init)."""
+        return self.masking_aware and self.prior != "none"
+
+    @property
     def iterations(self) -> int:
         """Vectorized env steps in the run."""
         return -(-self.total_steps // self.num_envs)
@@ -156,8 +175,13 @@ class Config:
         from camel_jax.sharding import parse_mesh
 
         parse_mesh(self.mesh)
-        if not 0 < self.min_width <= 2 or self.delta <= 0:
-            raise ValueError("--delta must be positive and --min-width in (0, 2]")
+        for name, (ok, rule) in HYPER_RANGES.items():  # the base values and every --grid value alike
+            if not ok(getattr(self, name)):
+                raise ValueError(f"--{name.replace('_', '-')} must be {rule}, got {getattr(self, name)}")
+        for name, values in self.grid_values().items():
+            bad = [v for v in values if not HYPER_RANGES[name][0](v)]
+            if bad:
+                raise ValueError(f"--grid {name}=...: {name} must be {HYPER_RANGES[name][1]}, got {bad[0]:g}")
         if self.wandb:
             try:
                 import wandb  # noqa: F401  (imported here so a missing package stops the run before it starts)

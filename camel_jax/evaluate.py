@@ -14,9 +14,10 @@ from camel_jax import envs
 from camel_jax.trainer import Learner, Train
 
 
-def make_mjx_eval(train: Train, env_name: str, episodes: int):
-    env = envs.make_single(env_name)
-    length = env.spec.episode_length
+def make_mjx_eval(train: Train, env, episodes: int):
+    """`env`: a task name, or one unbatched brax-style env with an `episode_length` (the step limit)."""
+    env = envs.make_single(env) if isinstance(env, str) else env
+    length = env.episode_length
 
     def one_seed(learner: Learner, key, masked_flag):
         states = jax.vmap(env.reset)(jax.random.split(key, episodes))
@@ -26,7 +27,7 @@ def make_mjx_eval(train: Train, env_name: str, episodes: int):
             states, alive, total = carry
             action = train.greedy(learner, states.obs, masked)
             states = jax.vmap(env.step)(states, action)
-            total = total + alive * states.reward
+            total = total + jnp.where(alive > 0, states.reward, 0.0)  # never alive * reward: 0 * NaN is NaN
             alive = alive * (1.0 - states.done)
             return (states, alive, total), None
 
@@ -38,7 +39,8 @@ def make_mjx_eval(train: Train, env_name: str, episodes: int):
 
 
 def make_gym_eval(train: Train, env_name: str, episodes: int, seeds: int):
-    """Per seed (leading axis of the learner), `episodes` episodes on gymnasium's C MuJoCo task.
+    """Per seed (leading axis of the learner), `episodes` episodes on gymnasium's C MuJoCo task; episode e of every
+    member starts from env seed `seed + e`, so a member's score does not depend on the other members.
 
     The envs and the jitted actor are built once; returns `(evaluate(learner, seed, masked_flag), close)`.
     """
@@ -46,7 +48,7 @@ def make_gym_eval(train: Train, env_name: str, episodes: int, seeds: int):
     greedy = jax.jit(jax.vmap(train.greedy))
 
     def run(learner: Learner, seed: int, masked_flag: float):
-        state = venv.reset(seed)
+        state = venv.reset([seed + e for _ in range(seeds) for e in range(episodes)])  # every member: the same states
         masked = jnp.full((seeds, episodes), masked_flag, jnp.float32)
         first_return = np.full(seeds * episodes, np.nan)
         for _ in range(venv.spec.episode_length):

@@ -49,13 +49,16 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     eval_iters = max(1, config.eval_every // config.num_envs)
     ckpt_iters = max(1, config.checkpoint_every // config.num_envs)
 
+    ckpt = Checkpoints(run_dir, config.keep_checkpoints, config.buffer_in_checkpoint)
+    # a run resumed without its replay buffer refills it: updates wait until it again holds learning_starts rows
+    refill_from = (ckpt.latest_step() or 0) // config.num_envs if resume_dir and not config.buffer_in_checkpoint else 0
     if config.backend == "mjx":
         env = envs.make(config.env, "mjx", config.num_envs)
-        tr = make_train(config, env, prior.fn, flat_envs=mesh is None)  # trainer.py: why not on a mesh
+        tr = make_train(config, env, prior.fn, flat_envs=mesh is None, updates_from=refill_from)  # flat: trainer.py
         init = jax.vmap(tr.init)  # state: TrainState (learner and MJX envs)
     else:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
-        tr = make_train(config, venv, prior.fn)
+        tr = make_train(config, venv, prior.fn, updates_from=refill_from)
         init = jax.vmap(tr.init_learner)  # state: Learner (the C MuJoCo envs are not checkpointed)
         act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
         learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
@@ -67,14 +70,13 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
                             static_argnums=2, donate_argnums=0)
     if mesh is not None:  # each member's state is made (or read) on its own devices
         keys, hyper = shard_seeds((keys, hyper), mesh)
-    ckpt = Checkpoints(run_dir, config.keep_checkpoints, config.buffer_in_checkpoint)
     restored = ckpt.restore(template, shardings) if resume_dir is not None else None
     state, meta = restored or (jit_sharded(init, mesh, shardings)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
     i = meta["iteration"]
     if resume_dir is not None and distributed.is_main():
         runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
-        env_state = venv.reset(int(config.seeds[0]) if i == 0 else (int(config.seeds[0]) + 7919 * i) % 2**31)
+        env_state = venv.reset(gym_env_seeds(config, i))
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
     mjx_eval = gym_eval = None
@@ -130,6 +132,14 @@ def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
             mean, std = gym_eval(learner, 10_000 + step, flag)
         out[f"return_{label}"], out[f"std_{label}"] = np.asarray(mean), np.asarray(std)
     return out
+
+
+def gym_env_seeds(config: Config, iteration: int = 0) -> list[int]:
+    """Env seeds of the gymnasium backend, member-major: env k of the member with seed s gets `s * num_envs + k`, so
+    a member's envs do not depend on the other members (one env per member: seed s, as CleanRL's `--seed s`). A run
+    resumed at iteration i > 0 restarts its episodes from seeds shifted by `7919 * i`."""
+    n = config.num_envs
+    return [(m["seed"] * n + k + 7919 * iteration) % 2**31 for m in config.members() for k in range(n)]
 
 
 def gym_step(act, learn, venv, learner, env_state, k: int, seeds: int):

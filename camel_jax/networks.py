@@ -1,8 +1,10 @@
 """Networks (flax linen), CleanRL's sizes: 256-256 ReLU MLPs.
 
-`Actor(obs, low, high)` is masking-aware: it sees the box and its tanh output is mapped into it. With
-`masking_aware=False` (the paper's "w/o MA" control) the actor sees only `obs`; its output is still mapped into the
-box, so it cannot know where the box is. `TwinCritic(obs, act) -> (q1, q2)`.
+`Actor(obs, low, high)`: its tanh output is mapped into the box `[low, high]`. With `sees_box=True` (CAMEL's
+masking-aware actor) its input is `concat(obs, low, high)`. With `sees_box=False` its input is `obs` alone: plain TD3
+(no prior: the box is always [-1, 1], where the map is the identity, so this is exactly CleanRL's
+`obs -> 256 -> 256 -> tanh` actor) and the paper's "w/o MA" control (the output is still mapped into the box, but
+the actor cannot know where the box is). `Config.actor_sees_box` decides. `TwinCritic(obs, act) -> (q1, q2)`.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ class MLP(nn.Module):
 class Actor(nn.Module):
     act_dim: int
     hidden: Sequence[int] = (256, 256)
-    masking_aware: bool = True
+    sees_box: bool = True
 
     @nn.compact
     def __call__(self, obs: jax.Array, low: jax.Array, high: jax.Array) -> jax.Array:
-        x = jnp.concatenate([obs, low, high], axis=-1) if self.masking_aware else obs
+        x = jnp.concatenate([obs, low, high], axis=-1) if self.sees_box else obs
         u = jnp.tanh(MLP(self.hidden, self.act_dim)(x))
         return map_to_box(u, low, high)
 

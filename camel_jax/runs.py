@@ -103,7 +103,7 @@ def load_actor(run_dir: Path):
         raise FileNotFoundError(f"{run_dir} has no actor.msgpack; point expert: at a finished run directory")
     config = Config.from_json(run_dir / "config.json")
     spec = specs.load(config.env)
-    actor = Actor(spec.act_dim, config.hidden, config.masking_aware)
+    actor = Actor(spec.act_dim, config.hidden, config.actor_sees_box)
     ones = jnp.ones((1, spec.act_dim))
     template = actor.init(jax.random.PRNGKey(0), jnp.zeros((1, spec.obs_dim)), -ones, ones)
     template = jax.tree.map(lambda x: jnp.stack([x] * len(config.members())), template)

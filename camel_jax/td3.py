@@ -59,8 +59,9 @@ class Nets:
     critic_tx: optax.GradientTransformation = struct.field(pytree_node=False)
 
 
-def make_nets(act_dim: int, hidden: tuple[int, ...], learning_rate: float, masking_aware: bool) -> Nets:
-    return Nets(Actor(act_dim, hidden, masking_aware), TwinCritic(hidden), optax.adam(learning_rate),
+def make_nets(act_dim: int, hidden: tuple[int, ...], learning_rate: float, sees_box: bool) -> Nets:
+    """`sees_box`: the actor's input is `(obs, low, high)` (CAMEL) or `obs` alone (plain TD3, the w/o MA control)."""
+    return Nets(Actor(act_dim, hidden, sees_box), TwinCritic(hidden), optax.adam(learning_rate),
                 optax.adam(learning_rate))
 
 

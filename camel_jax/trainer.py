@@ -59,12 +59,14 @@ class Train(NamedTuple):
     nets: td3.Nets
 
 
-def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = True) -> Train:
+def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = True, updates_from: int = 0) -> Train:
     """`flat_envs`: `run_chunk` steps all members' envs as one flat batch (one device); False keeps one env batch
     per member, vmapped, so that on a device mesh members never exchange data (the auto-reset's "any env done?"
-    over a flat batch would be an all-reduce over every device at every step)."""
+    over a flat batch would be an all-reduce over every device at every step).
+    `updates_from`: the iteration at which the replay buffer was (re)started empty: 0, or the iteration a run was
+    resumed at without its buffer. Updates run once more than `learning_starts` env steps have been stored since."""
     n, obs_dim, act_dim = config.num_envs, env.obs_dim, env.act_dim
-    nets = td3.make_nets(act_dim, config.hidden, config.learning_rate, config.masking_aware)
+    nets = td3.make_nets(act_dim, config.hidden, config.learning_rate, config.actor_sees_box)
     capacity = min(config.buffer_size, config.iterations * n)
     always_masked = not config.masking_aware  # the paper's control: no epsilon, the box always applies
 
@@ -120,8 +122,9 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
 
         no_stats = {"critic_loss": jnp.nan, "actor_loss": jnp.nan, "q1": jnp.nan}
         # As CleanRL: random actions while global_step < learning_starts, updates once global_step > learning_starts
-        # (global_step = i * num_envs, the env steps taken before this iteration).
-        agent, stats = jax.lax.cond(i * n > config.learning_starts, updates, lambda a: (a, no_stats), learner.agent)
+        # (global_step = i * num_envs, the env steps taken before this iteration; counted from `updates_from`).
+        do_update = (i - updates_from) * n > config.learning_starts  # from i alone: a real branch under the vmap
+        agent, stats = jax.lax.cond(do_update, updates, lambda a: (a, no_stats), learner.agent)
         ended = env_state.done > 0
         metrics = {
             **stats,

@@ -69,7 +69,7 @@ def test_expert_prior_is_the_best_evaluated_member(gym_run):
     assert member == best and "best unmasked eval return" in why
     config, params = runs.load_actor(gym_run)
     obs, ones = jnp.linspace(-1.0, 1.0, 11), jnp.ones(3)
-    outs = [Actor(3, config.hidden, config.masking_aware).apply(jax.tree.map(lambda x, k=k: x[k], params), obs, -ones, ones)
+    outs = [Actor(3, config.hidden, config.actor_sees_box).apply(jax.tree.map(lambda x, k=k: x[k], params), obs, -ones, ones)
             for k in range(2)]
     assert not jnp.allclose(outs[0], outs[1])  # the members differ, so the choice is visible
     assert jnp.allclose(fn(obs), outs[best])

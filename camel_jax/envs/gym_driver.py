@@ -1,8 +1,14 @@
 """The gymnasium (C MuJoCo) backend: the paper's exact tasks behind the same small interface as the MJX path.
 
-gymnasium >= 1.0 vector envs default to NEXT_STEP autoreset, where the step after an episode end is a reset step
-whose action is ignored. We use SAME_STEP autoreset instead: the step that ends an episode returns the reset
-observation as `obs` and the true final observation in `info["final_obs"]`, exactly like `AutoResetVecEnv`.
+Each instance is `gym.make(task_id)` (the v4 task with its TimeLimit; the passive env checker, which only inspects
+the first calls, is left out). This class steps the instances itself, in a loop into preallocated arrays, with the
+same-step auto-reset of `AutoResetVecEnv`: the step that ends an episode returns the reset observation as `obs` and
+the true final observation in `info["final_obs"]`. (gymnasium's own SyncVectorEnv did the same with more layers; its
+default NEXT_STEP mode would make the step after an episode end a reset step whose action is ignored.)
+
+A non-finite observation or reward follows the MJX wrapper's rule: the step counts as terminated with zero reward
+and a zeroed final observation, the instance is reset, and `metrics["nonfinite"]` counts it, so no NaN reaches the
+replay buffer even on tasks whose health check ignores velocities (Ant's looks at the torso height only).
 
 `reset` and `step` return a brax `State` with numpy leaves (`pipeline_state` is None); stepping mutates the C
 MuJoCo envs, so this object is host-side and never inside `jax.jit`.
@@ -10,8 +16,9 @@ MuJoCo envs, so this object is host-side and never inside `jax.jit`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import gymnasium as gym
-import jax
 import numpy as np
 from brax.envs.base import State
 
@@ -28,57 +35,65 @@ class GymVecEnv:
         self.num_envs = num_envs
         self.obs_dim = spec.obs_dim
         self.act_dim = spec.act_dim
-        self.vec = gym.vector.SyncVectorEnv(
-            [lambda: gym.make(spec.gym_id) for _ in range(num_envs)],
-            autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
-        )
-        self._running = np.zeros(num_envs, np.float32)
+        self.envs = [gym.make(spec.gym_id, disable_env_checker=True) for _ in range(num_envs)]
+        self._obs = np.zeros((num_envs, spec.obs_dim), np.float32)
+        self._running = np.zeros(num_envs, np.float64)
         self._nonfinite = np.zeros(num_envs, np.int32)
         self._steps = np.zeros(num_envs, np.int32)
 
-    def reset(self, key: jax.Array | int) -> State:
-        """Reset all instances; seeds come from `key` (a JAX key or an int) so runs are reproducible."""
-        seed = int(jax.random.randint(key, (), 0, 2**31 - 1)) if not isinstance(key, int) else key
-        obs, _ = self.vec.reset(seed=seed)
-        obs = obs.astype(np.float32)
+    def reset(self, seed: int | Sequence[int]) -> State:
+        """Reset every instance. `seed`: one int per instance, or an int `s` meaning `s, s + 1, ...` (gymnasium's
+        convention); later auto-resets continue each instance's own random stream, as gymnasium's vector envs do."""
+        seeds = [int(seed) + j for j in range(self.num_envs)] if np.ndim(seed) == 0 else [int(s) for s in seed]
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} envs")
+        for j, (env, s) in enumerate(zip(self.envs, seeds)):
+            self._obs[j] = env.reset(seed=s)[0]
         n = self.num_envs
         self._running[:] = 0.0
         self._steps[:] = 0
         zeros = np.zeros(n, np.float32)
+        obs = self._obs.copy()
         info = {"terminated": zeros, "truncation": zeros, "final_obs": obs}
-        metrics = {"episode_return": zeros, "episode_length": np.zeros(n, np.int32), "nonfinite": self._nonfinite}
+        metrics = {"episode_return": zeros, "episode_length": np.zeros(n, np.int32),
+                   "nonfinite": self._nonfinite.copy()}
         return State(pipeline_state=None, obs=obs, reward=zeros, done=zeros, metrics=metrics, info=info)
 
     def step(self, state: State, action) -> State:
         del state  # the C MuJoCo state lives inside the gymnasium envs
-        obs, reward, terminated, truncated, infos = self.vec.step(np.asarray(action, np.float64))
-        obs = obs.astype(np.float32)
-        reward = reward.astype(np.float32)
-        terminated = terminated.astype(np.float32)
-        truncation = (truncated & (terminated == 0)).astype(np.float32)
+        action = np.asarray(action, np.float64).reshape(self.num_envs, self.act_dim)
+        n = self.num_envs
+        final_obs = np.empty((n, self.obs_dim), np.float32)
+        reward = np.empty(n, np.float32)
+        terminated = np.zeros(n, np.float32)
+        truncation = np.zeros(n, np.float32)
+        for j, env in enumerate(self.envs):
+            obs_j, r, term, trunc, _ = env.step(action[j])
+            final_obs[j] = obs_j
+            reward[j] = r
+            if not (np.isfinite(final_obs[j]).all() and np.isfinite(reward[j])):
+                # the MJX wrapper's rule: a terminated, zeroed transition, counted, and a fresh episode
+                final_obs[j], reward[j], term, trunc = 0.0, 0.0, True, False
+                self._nonfinite[j] += 1
+            terminated[j], truncation[j] = float(term), float(trunc and not term)
+            if term or trunc:
+                self._obs[j] = env.reset()[0]
+            else:
+                self._obs[j] = final_obs[j]
         done = np.maximum(terminated, truncation)
-        final_obs = obs.copy()
-        if "_final_obs" in infos:
-            for i in np.flatnonzero(infos["_final_obs"]):
-                final_obs[i] = infos["final_obs"][i]
-        bad = ~(np.isfinite(final_obs).all(axis=1) & np.isfinite(reward))
-        if bad.any():  # same rule as the MJX wrapper: non-finite counts as a terminated, zeroed transition
-            reward[bad], final_obs[bad], terminated[bad], truncation[bad], done[bad] = 0.0, 0.0, 1.0, 0.0, 1.0
-            self._nonfinite = self._nonfinite + bad.astype(np.int32)
-        self._running += reward
         ended = done > 0
-        episode_return = np.where(ended, self._running, 0.0).astype(np.float32)
-        self._running[ended] = 0.0
-        info = {"terminated": terminated, "truncation": truncation, "final_obs": final_obs}
-        metrics = {"episode_return": episode_return, "episode_length": self._lengths(ended),
-                   "nonfinite": self._nonfinite}
-        return State(pipeline_state=None, obs=obs, reward=reward, done=done, metrics=metrics, info=info)
-
-    def _lengths(self, ended: np.ndarray) -> np.ndarray:
+        self._running += reward
         self._steps += 1
-        out = np.where(ended, self._steps, 0).astype(np.int32)
+        episode_return = np.where(ended, self._running, 0.0).astype(np.float32)
+        episode_length = np.where(ended, self._steps, 0).astype(np.int32)
+        self._running[ended] = 0.0
         self._steps[ended] = 0
-        return out
+        info = {"terminated": terminated, "truncation": truncation, "final_obs": final_obs}
+        metrics = {"episode_return": episode_return, "episode_length": episode_length,
+                   "nonfinite": self._nonfinite.copy()}
+        return State(pipeline_state=None, obs=self._obs.copy(), reward=reward, done=done, metrics=metrics,
+                     info=info)
 
     def close(self) -> None:
-        self.vec.close()
+        for env in self.envs:
+            env.close()

@@ -32,6 +32,10 @@ class LocomotionEnv(Env):
 
     # --- brax Env interface -------------------------------------------------------------------------------------
     @property
+    def episode_length(self) -> int:
+        return self.spec.episode_length
+
+    @property
     def observation_size(self) -> int:
         return self.spec.obs_dim
 

@@ -89,6 +89,6 @@ def expert_prior(run_dir: Path, env_name: str) -> tuple[Prior, int, str]:
     params = jax.tree.map(lambda x: x[member], actor_params)
     from camel_jax.networks import Actor
 
-    actor = Actor(specs.load(env_name).act_dim, config.hidden, config.masking_aware)
+    actor = Actor(specs.load(env_name).act_dim, config.hidden, config.actor_sees_box)
     ones = jnp.ones(specs.load(env_name).act_dim)
     return (lambda obs: actor.apply(params, obs, -ones, ones)), member, why
