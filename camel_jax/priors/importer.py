@@ -104,8 +104,8 @@ def import_answers(paths: list[Path], spec: specs.TaskSpec, out_dir: Path, style
                    translator: Translator, limits: sandbox.Limits = sandbox.DEFAULT_LIMITS, command: str = "",
                    on_outcome: Callable[[Path, Outcome], None] | None = None) -> tuple[list[tuple[Path, Outcome]], Path]:
     """Import each answer file as `<out_dir>/<stem>.py`; returns ([(answer, outcome)], the report's path).
-    Usage problems (a missing answer, two answers with one stem, `out_dir` inside the installed package) raise
-    SetupError before anything is written."""
+    Usage problems (a missing answer, two answers with one stem, `out_dir` a file or inside the installed package)
+    raise SetupError before anything is written."""
     read = [answers.read(p) for p in paths]
     stems = [a.path.stem for a in read]
     twice = sorted({s for s in stems if stems.count(s) > 1})
@@ -114,6 +114,8 @@ def import_answers(paths: list[Path], spec: specs.TaskSpec, out_dir: Path, style
     package = Path(camel_jax.__file__).resolve().parent
     if out_dir.resolve().is_relative_to(package):
         raise SetupError(f"--out {out_dir} is inside the installed camel_jax package; choose a folder of your own")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SetupError(f"--out {out_dir} is a file, not a folder; choose a folder for the candidates")
     rows = []
     for answer in read:
         if answer.error:

@@ -36,7 +36,9 @@ MATH_FUNCTIONS = frozenset({
     "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log", "log10",
     "log2", "radians", "degrees", "hypot", "fabs", "floor", "ceil", "copysign", "pow",
 })
-PURE_BUILTINS = frozenset({"abs", "bool", "float", "int", "len", "max", "min", "round", "sum", "tuple"})
+# Builtins that build a value (no iterators: `zip`, `map`, `enumerate` are used up by the first call).
+PURE_BUILTINS = frozenset({"abs", "bool", "dict", "float", "int", "len", "list", "max", "min", "range", "round", "set",
+                           "sorted", "sum", "tuple"})
 ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "flatten", "ravel"})
 ARRAY_PROPERTIES = frozenset({"T", "shape", "size", "ndim"})
 # Methods that change their object in place (lists, dicts, sets, NumPy arrays).

@@ -136,6 +136,8 @@ def test_model_option_exit_1_and_stale_files_replaced(tmp_path):
      f"{llm.API_KEY_ENV} is not set"),
     (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{tmp}/out", "--style", "numpy"],
      "invalid choice: 'numpy'"),
+    (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{tmp}/hopper_no_code.md"],
+     "is a file, not a folder"),
     (["prompt", "--env", "cheetah"], "invalid choice: 'cheetah'"),
 ])
 def test_usage_errors_are_one_line_exit_2_and_write_nothing(tmp_path, monkeypatch, argv, message):

@@ -86,7 +86,7 @@ def test_child_gets_no_api_key(monkeypatch):
     ("def h(x):\n    return x\nh = 3\ndef policy(obs):\n    return obs\n", "both a function and a variable"),
     ("import numpy as np\nK = np.zeros(3)\nK[0] = 1.0\ndef policy(obs):\n    return obs\n", "may only bind names"),
     ("import numpy as np\nK = np.load('x.npy')\ndef policy(obs):\n    return obs\n", "'.load' is not allowed"),
-    ("K = sorted([3, 1])\ndef policy(obs):\n    return obs\n", "it calls `sorted`"),
+    ("K = zip((1,), (2,))\ndef policy(obs):\n    return obs\n", "it calls `zip`"),
     ("K = [i for i in range(3)]\ndef policy(obs):\n    return obs\n", "a ListComp expression"),
     ("K = {**{}}\ndef policy(obs):\n    return obs\n", "`**` unpacking"),
     ("def h(x, k=-abs(1)):\n    return x\ndef policy(obs):\n    return h(obs)\n", "default values must be literal"),
@@ -145,6 +145,7 @@ def test_allowed_forms_pass_the_static_check():
     "import numpy as np\nKP = np.array([1.0, 2.0, 3.0])\ndef policy(obs):\n    return [KP[i] for i in range(len(KP))]\n",
     "N: int = 3\ndef policy(obs):\n    return [obs[i] for i in range(1, N)]\n",
     "KP = (1.0, 2.0)\nKD = [0.1, 0.2]\ndef policy(obs):\n    return [k * d for k, d in zip(KP, KD)]\n",
+    "G = dict(kp=1.0, kd=-0.1)\nIDX = list(range(2, 5))\ndef policy(obs):\n    return obs[IDX[0]] * G['kp']\n",
 ])
 def test_local_state_literal_defaults_and_constant_loops_are_fine(source):
     allowlist.check(source)
