@@ -3,14 +3,16 @@ restricted namespace it runs in once accepted.
 
 A prior is a small module: allowed imports, module-level constants, exactly one top-level `def policy(obs):` and
 any top-level helper functions it calls (`purity` adds the module-level rules: constants only, no recursion, no
-state kept between calls). Inside the functions, only plain expressions and assignments, `if`, bounded `for` loops,
-nested helper functions and lambdas, the allowed modules' public functions, types and constants, and a few
-harmless builtins (which a prior may not rebind where they bound loops: `range`, `zip`, ...). Refused, with the line and the
-fix: other imports, dunder or private names and attributes, file/process/introspection attributes (`np.load`,
-`x.tofile`, `.format`, frame attributes), other submodules (`np.lib`), module state (`np.typecodes`), attribute
-assignment, modules used as values, `while`, unbounded loops, `global`/`nonlocal`, `try`/`with`/`raise`, classes,
-generators, huge literals. `exec_policy` then runs the accepted source with only those builtins and modules in its
-namespace, so a prior never sees `__import__`, `open` or the real builtins, and freezes its constants.
+state kept between calls). Inside the functions, only plain expressions and assignments, `if`, bounded `for` loops
+(over `range(N)` with N known before running: a literal, an int constant, `len` of a literal constant), nested
+helper functions and lambdas, the allowed modules' public functions, types and constants, and a few harmless
+builtins (the loop-bounding ones, `range`, `zip`, `enumerate`, `reversed`, may not be rebound). Refused, with the
+line and the fix: other imports, dunder or private names and attributes, file/process/introspection attributes
+(`np.load`, `x.tofile`, `.format`, `.setflags`, frame attributes), other submodules (`np.lib`), module state
+(`np.typecodes`), attribute assignment, modules used as values, `while`, unbounded loops, `global`/`nonlocal`,
+`try`/`with`/`raise`, classes, generators, huge literals. `exec_policy` then runs the accepted source with only
+those builtins and modules in its namespace, so a prior never sees `__import__`, `open` or the real builtins, and
+freezes its constants.
 """
 
 from __future__ import annotations
