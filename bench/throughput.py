@@ -8,7 +8,7 @@
       batch 256, 256-256 nets, policy_frequency 2, learning already started): env steps/s of the host loop, driven
       exactly as `camel_jax.loop.train` drives it (the same `jax.jit(jax.vmap(tr.act))` /
       `jax.jit(jax.vmap(tr.learn), donate_argnums=0)` around `make_train`'s pure functions), plus a per-step
-      breakdown (act, C MuJoCo step, learn) and the C MuJoCo env alone with random actions.
+      breakdown (C MuJoCo step, learn_act) and the C MuJoCo env alone with random actions.
   (c) the update-only ceiling: the same `learn` (insert + sample + one TD3 update) scanned inside one compiled
       program on a fixed transition (no env, no host), and a bare `lax.scan` of `td3.update` on batches sampled
       from the buffer filled in (b); the ratios (b)/(c).
@@ -50,7 +50,7 @@ import numpy as np
 from camel_jax import buffer as replay
 from camel_jax import envs, td3
 from camel_jax.config import Config
-from camel_jax.loop import _split_seeds, gym_step
+from camel_jax.loop import gym_step
 from camel_jax.priors.baselines import resolve
 from camel_jax.trainer import make_train
 
@@ -157,8 +157,14 @@ def base_config(args, **kw) -> Config:
     return Config(**kw)
 
 
+def _split_seeds(x, seeds: int):
+    """(seeds * n, ...) host arrays -> (seeds, n, ...) device arrays."""
+    return jnp.asarray(np.asarray(x).reshape(seeds, -1, *np.shape(x)[1:]))
+
+
 def gym_learner(config: Config):
-    """The gymnasium path of `camel_jax.loop.train`, verbatim: venv, make_train, vmapped init, jitted act/learn."""
+    """The gymnasium path of `camel_jax.loop.train`, verbatim: venv, make_train, vmapped init, jitted act and
+    learn_act (one call per env step); plain `learn` too, for item (e)."""
     seeds = len(config.seeds)
     prior = resolve(config.prior, config.env)
     hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (seeds,)), config.hyper())
@@ -168,33 +174,34 @@ def gym_learner(config: Config):
     learner = jax.jit(jax.vmap(tr.init_learner))(keys, hyper)
     act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
     learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
-    return venv, tr, learner, act, learn
+    learn_act = jax.jit(jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)
+    return venv, tr, learner, act, learn, learn_act
 
 
 def bench_gymnasium(args) -> tuple[dict, dict]:
     """(a) the host loop of loop.py and (b) the update-only ceilings, timed interleaved."""
     config = base_config(args, backend="gymnasium", seeds=(0,))
     seeds = 1
-    venv, tr, learner, act, learn = gym_learner(config)
+    venv, tr, learner, act, _, learn_act = gym_learner(config)
     env_state = venv.reset(int(config.seeds[0]))
     rows: list = []
     i = 0
 
     def one_step():  # loop.py's gymnasium step itself
-        nonlocal learner, env_state, i
-        learner, env_state, m = gym_step(act, learn, venv, learner, env_state, i, seeds)
+        nonlocal learner, env_state, action, i
+        learner, env_state, action, m = gym_step(act, learn_act, venv, learner, env_state, action, i, seeds)
         rows.append(m)
         i += 1
         return 1
 
-    log("(a) gymnasium: compile act and learn, fill the buffer ...")
-    # compile: the first act and the first learn (both lax.cond branches of learn are compiled on its first call)
-    obs = _split_seeds(env_state.obs, seeds)
+    log("(a) gymnasium: compile act and learn_act, fill the buffer ...")
+    # compile: the first act and the first learn_act (both lax.cond branches are compiled on its first call)
+    obs = env_state.obs.reshape(seeds, -1, venv.obs_dim)
     act_first, (key, action) = first_call(lambda: act(learner, obs, i))
     learner = learner.replace(key=key)
     env_state = venv.step(env_state, np.asarray(action).reshape(1, -1))
-    learn_first, (learner, _) = first_call(
-        lambda: learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), i))
+    learn_first, (learner, action, _) = first_call(
+        lambda: learn_act(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), i))
     i += 1
     # fill: uniform random actions and no updates up to learning_starts (as CleanRL), then warm up the learning branch
     t0 = time.perf_counter()
@@ -271,24 +278,19 @@ def bench_gymnasium(args) -> tuple[dict, dict]:
     t["b_update_scanned"]["compile_s"] = max(ufirst - scan_len / t["b_update_scanned"]["median"], 0.0)
 
     # where the time goes: the same step with a sync after each part
-    parts = {"act_ms": [], "env_ms": [], "learn_ms": []}
+    parts = {"env_ms": [], "learn_act_ms": []}
     for _ in range(args.breakdown_steps):
-        t0 = time.perf_counter()
-        obs = _split_seeds(env_state.obs, seeds)
-        key, action = act(learner, obs, i)
-        learner = learner.replace(key=key)
-        host_action = np.asarray(action).reshape(seeds * config.num_envs, -1)
         t1 = time.perf_counter()
-        env_state = venv.step(env_state, host_action)
-        split_state = jax.tree.map(lambda x: _split_seeds(x, seeds), env_state)
+        obs = env_state.obs.reshape(seeds, -1, venv.obs_dim)
+        env_state = venv.step(env_state, np.asarray(action).reshape(seeds * config.num_envs, -1))
+        split_state = jax.tree.map(lambda x: x.reshape(seeds, -1, *x.shape[1:]), env_state)
         t2 = time.perf_counter()
-        learner, m = learn(learner, obs, action, split_state, i)
-        block((learner.agent, m))
+        learner, action, m = learn_act(learner, obs, action, split_state, i)
+        block((learner.agent, action, m))
         t3 = time.perf_counter()
         i += 1
-        parts["act_ms"].append(1e3 * (t1 - t0))
         parts["env_ms"].append(1e3 * (t2 - t1))
-        parts["learn_ms"].append(1e3 * (t3 - t2))
+        parts["learn_act_ms"].append(1e3 * (t3 - t2))
     breakdown = {k: statistics.median(v) for k, v in parts.items()}
     venv.close()
 
@@ -421,7 +423,7 @@ def bench_seeds(args) -> list[dict]:
     items, firsts = [], {}
     for n_seeds in args.seed_counts:
         config = base_config(args, backend="gymnasium", seeds=tuple(range(n_seeds)))
-        venv, _tr, learner, _, learn = gym_learner(config)
+        venv, _tr, learner, _, learn, _ = gym_learner(config)
         venv.close()
         obs, action, env_state = jax.tree.map(lambda x, n=n_seeds: jnp.broadcast_to(x, (n, *x.shape[1:])), fake)
         # learning on from the first call: updates once i * num_envs > learning_starts
@@ -504,8 +506,8 @@ def markdown(res: dict) -> str:
         own_ratio, f"act {a['compile_s']['act']:.1f}, learn {a['compile_s']['learn']:.1f}",
         f"{a['env_steps_per_s']['cores_used']:.2f}")
     bd = a["breakdown_ms_per_step"]
-    row("(b) per-step breakdown (synced)", "median ms: act / C MuJoCo step / learn",
-        f"{bd['act_ms']:.2f} / {bd['env_ms']:.2f} / {bd['learn_ms']:.2f}", "ms", "", "", "")
+    row("(b) per-step breakdown (synced)", "median ms: C MuJoCo step / learn_act (learn + next act)",
+        f"{bd['env_ms']:.2f} / {bd['learn_act_ms']:.2f}", "ms", "", "", "")
     row("(b) C MuJoCo env alone (GymVecEnv, random actions)", f"{s['env']}, 1 env",
         rate_cell(a["gym_env_only_steps_per_s"]), "env steps/s",
         f"{a['gym_env_only_steps_per_s']['median'] / ours:.1f}x (b)", "", f"{a['gym_env_only_steps_per_s']['cores_used']:.2f}")

@@ -98,6 +98,9 @@ class Config:
     mesh: str = ""
     """spread seeds and envs over devices: --mesh seeds=4, envs=4 or seeds=2,envs=2 (members a multiple of seeds,
     num_envs of envs); "" = one device (several processes: all devices along seeds)"""
+    compile_cache: bool = True
+    """keep compiled programs in a persistent cache (JAX_COMPILATION_CACHE_DIR, else ~/.cache/camel-jax/xla), so a
+    second run of the same program skips compilation; --no-compile-cache turns it off"""
     quiet: bool = False
     """no progress bar or lines (the CSVs, TensorBoard files in RUN_DIR/tb/ and W&B are still written)"""
     wandb: bool = False

@@ -1,13 +1,15 @@
 """The thin host shell around the compiled trainer: chunks, logging, evaluation, checkpoints, the final actor.
 
 No training logic lives here. On MJX each chunk is one call of the jitted `run_chunk` (all members). On gymnasium
-each env step is a call of the jitted `act`, the C MuJoCo step, and a call of the jitted `learn`.
+each env step is the C MuJoCo step and one call of the jitted `learn_act` (learn from this step, choose the next
+action), so the host waits on the device once per step.
 `resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/checkpoint.py) instead of the
 init: chunk lengths depend only on the iteration, so a resumed MJX run computes exactly what an uninterrupted one does.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -36,6 +38,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None) -> Path:
 def train(config: Config, resume_dir: Path | None = None) -> Path:
     t_start = time.time()
     config.check()
+    use_compile_cache(config.compile_cache)
     distributed.initialize()  # several processes (hosts): from JAX_COORDINATOR_ADDRESS etc.; else nothing
     prior = resolve(config.prior, config.env)
     members = config.members()  # the vmapped axis: seeds x grid points
@@ -60,8 +63,8 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
         tr = make_train(config, venv, prior.fn, updates_from=refill_from)
         init = jax.vmap(tr.init_learner)  # state: Learner (the C MuJoCo envs are not checkpointed)
-        act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
-        learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
+        act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))  # a run's first action, and after a resume
+        learn_act = jax.jit(jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in place
 
     template = jax.eval_shape(init, keys, hyper)
     shardings = state_shardings(template, mesh)  # placement on the mesh (sharding.py); None: one device
@@ -76,7 +79,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     if resume_dir is not None and distributed.is_main():
         runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
-        env_state = venv.reset(gym_env_seeds(config, i))
+        env_state, action = venv.reset(gym_env_seeds(config, i)), None  # action: the next step's, chosen ahead
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
     mjx_eval = gym_eval = None
@@ -94,9 +97,11 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
         else:
             rows = []
             for k in range(i, i + length):
-                state, env_state, m = gym_step(act, learn, venv, state, env_state, k, seeds)
+                state, env_state, action, m = gym_step(act, learn_act, venv, state, env_state, action, k, seeds)
                 rows.append(m)
-            row = jax.vmap(summarize)(jax.tree.map(lambda *x: jnp.stack(x, 1), *rows))  # (seeds, steps) leaves
+            steps = jax.tree.map(lambda *x: np.stack(x, 1), *jax.device_get(rows))  # leaves: (members, steps)
+            row = jax.tree.map(lambda *x: np.stack(x), *[summarize(jax.tree.map(lambda x, m=m: x[m], steps), np)
+                                                          for m in range(seeds)])
         i += length
         step = i * config.num_envs
         row = distributed.to_host(row)
@@ -122,6 +127,18 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     return run_dir
 
 
+def use_compile_cache(on: bool) -> None:
+    """JAX's persistent compilation cache, on by default: in $JAX_COMPILATION_CACHE_DIR when set, else in
+    $XDG_CACHE_HOME/camel-jax/xla (~/.cache/camel-jax/xla). Every program is cached, however fast it compiled."""
+    if not on:
+        jax.config.update("jax_enable_compilation_cache", False)
+        return
+    if not jax.config.jax_compilation_cache_dir:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        jax.config.update("jax_compilation_cache_dir", str(base / "camel-jax" / "xla"))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+
+
 def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
     out = {}
     for label, flag in (("unmasked", 0.0), ("masked", 1.0)):
@@ -142,16 +159,16 @@ def gym_env_seeds(config: Config, iteration: int = 0) -> list[int]:
     return [(m["seed"] * n + k + 7919 * iteration) % 2**31 for m in config.members() for k in range(n)]
 
 
-def gym_step(act, learn, venv, learner, env_state, k: int, seeds: int):
-    """One host-driven step on the gymnasium backend: the jitted `act`, the C MuJoCo step, the jitted `learn`."""
-    obs = _split_seeds(env_state.obs, seeds)
-    key, action = act(learner, obs, k)
-    learner = learner.replace(key=key)
+def gym_step(act, learn_act, venv, learner, env_state, action, k: int, seeds: int):
+    """One host-driven step on the gymnasium backend: the C MuJoCo step with step k's action, then one jitted call
+    that stores the transition, updates, and chooses step k + 1's action (`trainer.learn_act`). `action` is None for
+    the first step of a process (then step k's action is chosen first). Returns (learner, env_state, next action,
+    metrics)."""
+    obs = env_state.obs.reshape(seeds, -1, venv.obs_dim)
+    if action is None:
+        key, action = act(learner, obs, k)
+        learner = learner.replace(key=key)
     env_state = venv.step(env_state, np.asarray(action).reshape(venv.num_envs, -1))
-    learner, metrics = learn(learner, obs, action, jax.tree.map(lambda x: _split_seeds(x, seeds), env_state), k)
-    return learner, env_state, metrics
-
-
-def _split_seeds(x, seeds: int):
-    return jnp.asarray(np.asarray(x).reshape(seeds, -1, *np.shape(x)[1:]))
-
+    per_member = jax.tree.map(lambda x: x.reshape(seeds, -1, *x.shape[1:]), env_state)
+    learner, action, metrics = learn_act(learner, obs, action, per_member, k)
+    return learner, env_state, action, metrics

@@ -53,6 +53,7 @@ class Train(NamedTuple):
     box: Callable  # (obs, masked, hyper) -> low, high
     act: Callable  # (learner, obs, i) -> (next key, action)
     learn: Callable  # (learner, obs, action, env_state_after, i) -> (learner, metrics)
+    learn_act: Callable  # (learner, obs, action, env_state_after, i) -> (learner, next action, metrics)
     init: Callable  # MJX: (key, hyper) -> TrainState
     run_chunk: Callable  # MJX: (TrainState with a leading member axis, start_iteration, length) -> (same, metrics)
     greedy: Callable  # (learner, obs, masked) -> deterministic action
@@ -137,6 +138,13 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
         }
         return learner.replace(agent=agent, buffer=buf, masked=masked, key=key), metrics
 
+    def learn_act(learner: Learner, obs, action, env_state, i):
+        """`learn` for iteration i, then `act` for iteration i + 1 on the env's new observation, in one call: the
+        host loop's single jitted call per env step (the same random keys as calling the two in turn)."""
+        learner, metrics = learn(learner, obs, action, env_state, i)
+        key, next_action = act(learner, env_state.obs, i + 1)
+        return learner.replace(key=key), next_action, metrics
+
     def init(key, hyper: Hyper) -> TrainState:
         k_env, k_learn = jax.random.split(key)
         return TrainState(learner=init_learner(k_learn, hyper), env_state=env.reset(k_env))
@@ -167,21 +175,28 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
         low, high = box(obs, masked, learner.hyper)
         return nets.actor.apply(learner.agent.actor, obs, low, high)
 
-    return Train(init_learner, box, act, learn, init, run_chunk, greedy, nets)
+    return Train(init_learner, box, act, learn, learn_act, init, run_chunk, greedy, nets)
 
 
-def summarize(metrics: dict) -> dict:
-    """Reduce per-step metrics of a chunk (leading axis: steps) to one row."""
-    episodes = jnp.sum(metrics["episodes"])
-    safe = jnp.maximum(episodes, 1)
+def summarize(metrics: dict, xp=jnp) -> dict:
+    """Reduce per-step metrics of a chunk (leading axis: steps) to one row. `xp`: jnp inside the compiled MJX chunk,
+    numpy on the host (the gymnasium loop: no device work, nothing to compile per chunk length)."""
+    episodes = xp.sum(metrics["episodes"])
+    safe = xp.maximum(episodes, 1)
     return {
         "episodes": episodes,
-        "episode_return": jnp.where(episodes > 0, jnp.sum(metrics["return_sum"]) / safe, jnp.nan),
-        "episode_length": jnp.where(episodes > 0, jnp.sum(metrics["length_sum"]) / safe, jnp.nan),
+        "episode_return": xp.where(episodes > 0, xp.sum(metrics["return_sum"]) / safe, xp.nan),
+        "episode_length": xp.where(episodes > 0, xp.sum(metrics["length_sum"]) / safe, xp.nan),
         "epsilon": metrics["epsilon"][-1],
-        "masked_frac": jnp.mean(metrics["masked_frac"]),
-        "critic_loss": jnp.nanmean(metrics["critic_loss"]),
-        "actor_loss": jnp.nanmean(metrics["actor_loss"]),
-        "q1": jnp.nanmean(metrics["q1"]),
+        "masked_frac": xp.mean(metrics["masked_frac"]),
+        "critic_loss": _nanmean(metrics["critic_loss"], xp),
+        "actor_loss": _nanmean(metrics["actor_loss"], xp),
+        "q1": _nanmean(metrics["q1"], xp),
         "nonfinite": metrics["nonfinite"][-1],
     }
+
+
+def _nanmean(x, xp):
+    """Mean of the non-NaN entries, NaN when there are none (numpy's nanmean would also warn)."""
+    count = xp.sum(~xp.isnan(x))
+    return xp.where(count > 0, xp.sum(xp.where(xp.isnan(x), 0.0, x)) / xp.maximum(count, 1), xp.nan)

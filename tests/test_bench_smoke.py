@@ -53,3 +53,17 @@ def test_quick_benchmark_writes_all_sections(tmp_path):
     assert [x["seeds"] for x in d] == [1, 2]
     assert all(_positive(x["transitions_per_s"]["median"]) and _positive(x["ratio_to_1_seed"]) for x in d)
     assert d[0]["ratio_to_1_seed"] == pytest.approx(1.0)
+
+
+def test_whole_run_benchmark_runs_end_to_end(tmp_path):
+    """bench/whole_run.py at a tiny size, ours only (no CleanRL checkout here): cold and warm, JSON and markdown."""
+    out = tmp_path / "whole.json"
+    cmd = [sys.executable, "bench/whole_run.py", "--pairs", "1", "--total-steps", "2400", "--learning-starts", "100",
+           "--out", str(out)]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600)
+    result = json.loads(out.read_text())
+    for variant in ("cold", "warm"):
+        row = result["summary"][variant]
+        assert row["median_wall_s"] > 0 and row["median_steady_steps_per_s"] > 0
+        assert row["command"].startswith("camel-jax train --env hopper --backend gymnasium --prior none")
+    assert "| warm |" in out.with_suffix(".md").read_text()

@@ -10,19 +10,31 @@ A non-finite observation or reward follows the MJX wrapper's rule: the step coun
 and a zeroed final observation, the instance is reset, and `metrics["nonfinite"]` counts it, so no NaN reaches the
 replay buffer even on tasks whose health check ignores velocities (Ant's looks at the torso height only).
 
-`reset` and `step` return a brax `State` with numpy leaves (`pipeline_state` is None); stepping mutates the C
-MuJoCo envs, so this object is host-side and never inside `jax.jit`.
+`reset` and `step` return a `GymState` with numpy leaves and the fields of the MJX path's brax `State` that the
+trainer reads (obs, reward, done, metrics, info; brax itself, and MJX with it, is not imported on this path: it
+takes about a second to import). Stepping mutates the C MuJoCo envs, so this object is host-side and never inside
+`jax.jit`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import gymnasium as gym
 import numpy as np
-from brax.envs.base import State
 
 from camel_jax.specs import TaskSpec
+
+
+class GymState(NamedTuple):
+    """A step's results for every instance (leading axis: num_envs), named as in brax's `State`."""
+
+    obs: np.ndarray
+    reward: np.ndarray
+    done: np.ndarray  # terminated or truncated
+    metrics: dict  # episode_return, episode_length (of episodes ending now, else 0), nonfinite (count per env)
+    info: dict  # terminated, truncation, final_obs (the true last obs of an episode that just ended)
 
 
 class GymVecEnv:
@@ -41,7 +53,7 @@ class GymVecEnv:
         self._nonfinite = np.zeros(num_envs, np.int32)
         self._steps = np.zeros(num_envs, np.int32)
 
-    def reset(self, seed: int | Sequence[int]) -> State:
+    def reset(self, seed: int | Sequence[int]) -> GymState:
         """Reset every instance. `seed`: one int per instance, or an int `s` meaning `s, s + 1, ...` (gymnasium's
         convention); later auto-resets continue each instance's own random stream, as gymnasium's vector envs do."""
         seeds = [int(seed) + j for j in range(self.num_envs)] if np.ndim(seed) == 0 else [int(s) for s in seed]
@@ -57,9 +69,9 @@ class GymVecEnv:
         info = {"terminated": zeros, "truncation": zeros, "final_obs": obs}
         metrics = {"episode_return": zeros, "episode_length": np.zeros(n, np.int32),
                    "nonfinite": self._nonfinite.copy()}
-        return State(pipeline_state=None, obs=obs, reward=zeros, done=zeros, metrics=metrics, info=info)
+        return GymState(obs=obs, reward=zeros, done=zeros, metrics=metrics, info=info)
 
-    def step(self, state: State, action) -> State:
+    def step(self, state: GymState, action) -> GymState:
         del state  # the C MuJoCo state lives inside the gymnasium envs
         action = np.asarray(action, np.float64).reshape(self.num_envs, self.act_dim)
         n = self.num_envs
@@ -91,8 +103,7 @@ class GymVecEnv:
         info = {"terminated": terminated, "truncation": truncation, "final_obs": final_obs}
         metrics = {"episode_return": episode_return, "episode_length": episode_length,
                    "nonfinite": self._nonfinite.copy()}
-        return State(pipeline_state=None, obs=self._obs.copy(), reward=reward, done=done, metrics=metrics,
-                     info=info)
+        return GymState(obs=self._obs.copy(), reward=reward, done=done, metrics=metrics, info=info)
 
     def close(self) -> None:
         for env in self.envs:
