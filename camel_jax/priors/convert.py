@@ -7,7 +7,14 @@ Rules, applied to the syntax tree:
 - `x if c else y` -> `jnp.where(c, x, y)`; `and`/`or`/`not` -> `jnp.logical_and/or/not`; `a < b < c` -> a
   logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` -> jnp float32;
 - `if`/`elif`/`else` on values -> both branches computed into fresh names, merged with `jnp.where` (an early
-  `return` in one branch takes the rest of the block into the other branch).
+  `return` in one branch takes the rest of the block into the other branch). A name bound in one branch only is
+  merged with its value from before the `if`; when it had none, it is left unmerged if nothing after the `if` reads
+  it, and refused otherwise (NumPy would raise there);
+- a selection between tuples, lists or dicts (`st, sw = (r, l) if c else (l, r)`, a branch binding a dict) -> a
+  `jnp.where` leaf by leaf, by a helper added to the module (`_where_tree`) that refuses differing structures;
+- an `if` (or `x = a if c else b`) that sets names to int constants which the code after it uses in an index
+  (`th[st]`, `act[s:s + 3] = ...`) -> the code after it copied into each branch, so every index stays a constant
+  (each copy computed, the returned values merged with `jnp.where` as above).
 Branches may only hold assignments, nested such `if`s and a final `return`. Anything else raises PriorError naming
 the construct, and the caller falls back to the LLM. The result is not trusted: it is validated and certified.
 """
@@ -15,6 +22,7 @@ the construct, and the caller falls back to the LLM. The result is not trusted: 
 from __future__ import annotations
 
 import ast
+import copy
 import math
 
 import jax.numpy as jnp
@@ -26,6 +34,27 @@ _MATH_TO_JNP = {"atan2": "arctan2", "asin": "arcsin", "acos": "arccos", "atan": 
                 "pow": "power", "copysign": "copysign", "hypot": "hypot"}
 _CLIP_KEYWORDS = {"a_min": "min", "a_max": "max"}
 _AUG_TO_AT = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide", ast.Pow: "power"}
+_WHERE = "$where"  # a selection `where(c, a, b)` until `_Selections` resolves it (not an identifier: no clash)
+_MAX_COPIED_NODES = 20_000  # syntax nodes the copies of `_Specialize` may add to one module
+# Builtins and jnp functions whose result is (or may be) a tuple, list or dict rather than one array.
+_SEQUENCE_BUILTINS = frozenset({"tuple", "list", "dict", "set", "zip", "map", "filter", "sorted", "enumerate",
+                                "reversed", "range", "divmod"})
+_SEQUENCE_JNP = frozenset({"divmod", "modf", "frexp", "meshgrid", "nonzero", "broadcast_arrays", "split",
+                           "array_split", "hsplit", "vsplit", "dsplit", "unravel_index", "histogram", "unique", "eig",
+                           "eigh", "svd", "qr", "slogdet", "lstsq"})
+_BRANCH_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.If, ast.Return, ast.Pass)  # see `_rename`
+_TREE_LEVELS = 4  # nesting of tuples/lists/dicts that the leafwise selection helper follows
+_TREE_HELPER = '''
+def {name}(c, a, b):
+    """jnp.where(c, a, b) leaf by leaf over tuples, lists and dicts of one structure, nested at most {levels} deep."""
+    if isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b):
+        return dict(zip(a, map(lambda k: {inner}(c, a[k], b[k]), a)))
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return tuple(map(lambda x, y: {inner}(c, x, y), a, b))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return list(map(lambda x, y: {inner}(c, x, y), a, b))
+    return jnp.where(c, a, b)
+'''
 
 
 def numpy_to_jnp(source: str) -> str:
@@ -36,11 +65,17 @@ def numpy_to_jnp(source: str) -> str:
     rest = [n for n in tree.body[len(docstring):] if not isinstance(n, (ast.Import, ast.ImportFrom))]
     imports = [ast.Import(names=[ast.alias(name="jax.numpy", asname="jnp")])]
     tree.body = docstring + imports + rest
+    specialize = _Specialize()
+    for func in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
+        func.body = specialize.block(func.body)
     tree = _Expressions(modules).visit(tree)
     tree = _ItemAssignments().visit(tree)
-    branches = _Branches({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    branches = _Branches(taken)
     for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
-        func.body = branches.block(func.body)
+        func.body = branches.block(func.body, _parameters(func), [[]])
+    _Selections(tree, branches.taken).resolve(tree)
     tree = ast.fix_missing_locations(tree)  # one statement a line, two blank lines before each function
     return "\n".join(("\n\n" if isinstance(n, ast.FunctionDef) else "") + ast.unparse(n) for n in tree.body) + "\n"
 
@@ -57,6 +92,15 @@ def _is_jnp(func: ast.expr, name: str) -> bool:
 def _jnp(name: str, *args: ast.expr, **keywords: ast.expr) -> ast.Call:
     func = ast.Attribute(value=ast.Name("jnp", ast.Load()), attr=name, ctx=ast.Load())
     return ast.Call(func=func, args=list(args), keywords=[ast.keyword(arg=k, value=v) for k, v in keywords.items()])
+
+
+def _select(cond: ast.expr, a: ast.expr, b: ast.expr) -> ast.Call:
+    """`a` where `cond` holds, else `b`: a placeholder that `_Selections` makes jnp.where or the leafwise helper."""
+    return ast.Call(func=ast.Name(_WHERE, ast.Load()), args=[cond, a, b], keywords=[])
+
+
+def _is_select(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == _WHERE
 
 
 class _Expressions(ast.NodeTransformer):
@@ -76,7 +120,7 @@ class _Expressions(ast.NodeTransformer):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         node = self.generic_visit(node)
-        return ast.copy_location(_jnp("where", node.test, node.body, node.orelse), node)
+        return ast.copy_location(_select(node.test, node.body, node.orelse), node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         node = self.generic_visit(node)
@@ -174,14 +218,128 @@ class _ItemAssignments(ast.NodeTransformer):
         return ast.Assign(targets=[ast.Name(name, ast.Store())], value=call)
 
 
+class _Specialize:
+    """Tail duplication for constant indices: an `if` (or `x = a if c else b`) binding names to int constants only,
+    followed by code that uses one of them (or a name computed from one) in an index, gets that code copied into
+    each branch. Each copy then indexes with a Python constant, as NumPy did on its path. Applied to the NumPy code,
+    before any other rule; only where the copied code holds what branches may hold (no loops)."""
+
+    def __init__(self):
+        self.copied = 0
+
+    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out = []
+        for i, s in enumerate(stmts):
+            rest = stmts[i + 1:]
+            split = _as_if(s) if rest and _indexes_with(rest, _constant_names(s)) else None
+            if split is None:
+                out.append(self._inside(s))
+                continue
+            for branch in (split.body, split.orelse):
+                if not _returns(branch):
+                    branch += self._copy(s, rest)
+            return out + [self._inside(split)]
+        return out
+
+    def _inside(self, s: ast.stmt) -> ast.stmt:
+        if isinstance(s, ast.If):
+            s.body, s.orelse = self.block(s.body), self.block(s.orelse)
+        elif isinstance(s, (ast.For, ast.FunctionDef)):
+            s.body = self.block(s.body)
+        return s
+
+    def _copy(self, node: ast.stmt, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        self.copied += sum(1 for s in stmts for _ in ast.walk(s))
+        if self.copied > _MAX_COPIED_NODES:
+            _fail(node, "the code after this `if` uses the constants it sets as indices; copying it into each branch "
+                        f"would add more than {_MAX_COPIED_NODES} syntax nodes")
+        return [copy.deepcopy(s) for s in stmts]
+
+
+def _as_if(s: ast.stmt) -> ast.If | None:
+    """`s` as an `if` statement: itself, or `x = a if c else b` as `if c: x = a` / `else: x = b`."""
+    if isinstance(s, ast.If):
+        return s
+    if isinstance(s, ast.Assign) and isinstance(s.value, ast.IfExp):
+        v = s.value
+        return ast.copy_location(ast.If(test=v.test, body=[ast.Assign(targets=s.targets, value=v.body)],
+                                        orelse=[ast.Assign(targets=copy.deepcopy(s.targets), value=v.orelse)]), s)
+    return None
+
+
+def _constant_names(s: ast.stmt) -> set[str]:
+    """Names that `s` (an `if`, or an assignment of a conditional expression) binds, only ever to int constants."""
+    if isinstance(s, ast.Assign) and isinstance(s.value, ast.IfExp):
+        stmts = [s]
+    elif isinstance(s, ast.If):
+        stmts = s.body + s.orelse
+    else:
+        return set()
+    constant: dict[str, bool] = {}
+    for node in [n for stmt in stmts for n in ast.walk(stmt)]:
+        pairs = []
+        if isinstance(node, ast.Assign):
+            pairs = [pair for target in node.targets for pair in _target_values(target, node.value)]
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
+            pairs = [(n, node.target, False) for n in _stored_names(node.target)]
+        for name, value, exact in pairs:
+            constant[name] = constant.get(name, True) and exact and _is_int_constant(value)
+    return {name for name, ok in constant.items() if ok}
+
+
+def _target_values(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr, bool]]:
+    """(name, expression, exact) for each name that `target = value` binds: exact when the name gets the expression
+    itself, else it gets an item of it (`a, b = f(x)`) or, starred, a list of items (`a, *b = x`: `[]` stands in)."""
+    if isinstance(target, ast.Name):
+        return [(target.id, value, True)]
+    if isinstance(target, ast.Starred):
+        return [(n, ast.List(elts=[], ctx=ast.Load()), False) for n in _stored_names(target)]
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(value.elts) and not any(isinstance(e, ast.Starred) for e in target.elts):
+        return [pair for t, v in zip(target.elts, value.elts) for pair in _target_values(t, v)]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [pair for t in target.elts for pair in _target_values(t, value)]  # items: not exact
+    return []  # a subscript or attribute: binds no name
+
+
+def _is_int_constant(node: ast.expr) -> bool:
+    if isinstance(node, ast.IfExp):
+        return _is_int_constant(node.body) and _is_int_constant(node.orelse)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _is_int_constant(node.operand)
+    return isinstance(node, ast.Constant) and type(node.value) in (int, bool)
+
+
+def _indexes_with(stmts: list[ast.stmt], names: set[str]) -> bool:
+    """Whether `stmts` hold only what a branch may hold (assignments, `if`s, `return`) and index with one of `names`
+    or with a name computed from one of them."""
+    nodes = [n for s in stmts for n in ast.walk(s)]
+    if not names or any(isinstance(n, ast.stmt) and not isinstance(n, _BRANCH_STATEMENTS)
+                        and not allowlist.is_docstring(n) for n in nodes):
+        return False
+    tainted, grown = set(names), True
+    while grown:
+        grown = False
+        for n in nodes:
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None \
+                    and _loads_any(n.value, tainted):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                new = {name for t in targets for name in _stored_names(t)} - tainted
+                tainted |= new
+                grown |= bool(new)
+    return any(isinstance(n, ast.Subscript) and _loads_any(n.slice, tainted) for n in nodes)
+
+
 class _Branches:
-    """`if` statements on values -> straight-line code merged with jnp.where (see the module docstring)."""
+    """`if` statements on values -> straight-line code merged with selections (see the module docstring)."""
 
     def __init__(self, taken: set[str]):
         self.taken = set(taken)
         self.temporaries: set[str] = set()  # fresh names: branch-local, never merged outward
 
-    def block(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+    def block(self, stmts: list[ast.stmt], bound: set[str], after: list[list[ast.stmt]]) -> list[ast.stmt]:
+        """`stmts` without `if`s on values. `bound`: the names bound before them, updated with those they bind on
+        every path; `after`: the statements that may run after them, one list per path (to tell what is read later)."""
         out, todo = [], list(stmts)
         while todo:
             s = todo.pop(0)
@@ -191,17 +349,24 @@ class _Branches:
                     orelse, todo = orelse + todo, []
                 elif _returns(orelse) and not _returns(body):
                     body, todo = body + todo, []
-                out += self._merge(s, self.block(body), self.block(orelse))
+                later = [todo + a for a in after]
+                branches = [self.block(b, set(bound), later) for b in (body, orelse)]
+                out += self._merge(s, *branches, bound, later)
             elif isinstance(s, ast.For) and any(isinstance(n, ast.Return) for n in ast.walk(s)):
                 _fail(s, "a `return` inside a `for` loop")
             elif isinstance(s, ast.For):
-                s.body = self.block(s.body)
+                later = [todo + a for a in after]
+                inside = bound | set(_stored_names(s.target))
+                s.body = self.block(s.body, inside, [s.body + a for a in later] + later)
+                bound |= inside  # its bound is a constant: the loop runs
                 out.append(s)
             else:
+                bound |= _bound_names(s)
                 out.append(s)
         return out
 
-    def _merge(self, node: ast.If, body: list[ast.stmt], orelse: list[ast.stmt]) -> list[ast.stmt]:
+    def _merge(self, node: ast.If, body: list[ast.stmt], orelse: list[ast.stmt], bound: set[str],
+               later: list[list[ast.stmt]]) -> list[ast.stmt]:
         cond = self._fresh("cond")
         out = [ast.Assign(targets=[ast.Name(cond, ast.Store())], value=node.test)]
         then_code, then_names, then_ret = self._rename(body, "then")
@@ -210,13 +375,19 @@ class _Branches:
         if (then_ret is None) != (else_ret is None):
             _fail(node, "one branch returns while the other falls through to the end of the function")
         if then_ret is not None:
-            return out + [ast.Return(value=_jnp("where", ast.Name(cond, ast.Load()), then_ret, else_ret))]
+            return out + [ast.Return(value=_select(ast.Name(cond, ast.Load()), then_ret, else_ret))]
         for name in dict.fromkeys(n for n in [*then_names, *else_names] if n not in self.temporaries):
+            if not (name in bound or (name in then_names and name in else_names)):
+                if _read_later(name, later):
+                    which = "`if`" if name in then_names else "`else`"
+                    _fail(node, f"`{name}` is bound only in the {which} branch and read after it, where NumPy would "
+                                "raise UnboundLocalError on the other branch; give it a value before the `if`")
+                continue  # bound on one branch only and never read again: nothing to merge
             picks = [ast.Name(names.get(name, name), ast.Load()) for names in (then_names, else_names)]
-            where = _jnp("where", ast.Name(cond, ast.Load()), *picks)
-            out.append(ast.Assign(targets=[ast.Name(name, ast.Store())], value=where))
+            out.append(ast.Assign(targets=[ast.Name(name, ast.Store())],
+                                  value=_select(ast.Name(cond, ast.Load()), *picks)))
+            bound.add(name)
         return out
-
     def _rename(self, stmts: list[ast.stmt], tag: str) -> tuple[list[ast.stmt], dict[str, str], ast.expr | None]:
         """One branch as straight-line code writing fresh names: (code, {name: fresh name}, returned value)."""
         current: dict[str, str] = {}
@@ -275,3 +446,171 @@ def _returns(stmts: list[ast.stmt]) -> bool:
         return True
     return isinstance(last, ast.If) and _returns(last.body) and _returns(last.orelse)
 
+
+
+def _parameters(func: ast.FunctionDef) -> set[str]:
+    a = func.args
+    return {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None}
+
+
+def _stored_names(target: ast.expr) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+
+def _bound_names(s: ast.stmt) -> set[str]:
+    """The names that statement `s` (not an `if` or a loop) binds."""
+    if isinstance(s, ast.FunctionDef):
+        return {s.name}
+    targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AugAssign, ast.AnnAssign)) \
+        else []
+    return {name for t in targets for name in _stored_names(t)}
+
+
+def _loads_any(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names for n in ast.walk(node))
+
+
+def _read_later(name: str, paths: list[list[ast.stmt]]) -> bool:
+    """Whether `name` may be read on one of `paths` before it is bound again."""
+    return any(_first_use(name, stmts) == "read" for stmts in paths)
+
+
+def _first_use(name: str, stmts: list[ast.stmt]) -> str | None:
+    """"read" when `stmts` may read `name` before binding it, "dead" when every path through them binds it first or
+    returns, None when they leave it alone. Loops count as reads of any name they mention."""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            if _loads_any(s.test, {name}):
+                return "read"
+            uses = {_first_use(name, s.body), _first_use(name, s.orelse)}
+            if "read" in uses:
+                return "read"
+            if uses == {"dead"}:
+                return "dead"
+        elif _loads_any(s, {name}):
+            return "read"
+        elif isinstance(s, ast.Return) or (not isinstance(s, ast.For) and name in _bound_names(s)):
+            return "dead"
+    return None
+
+
+class _Selections(ast.NodeTransformer):
+    """Resolves each selection to `jnp.where`, or to the leafwise helper where a side may be a tuple, list or dict.
+    Whether a value may be one is told from the syntax: a name may be one when any of its bindings in its function
+    may be; arrays, numbers and jnp results are not. A wrong guess of "array" fails in jnp.where, never silently."""
+
+    def __init__(self, tree: ast.Module, taken: set[str]):
+        self.taken = taken
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        self.returned: dict[str, bool] = {}  # function name -> may return a tuple, list or dict
+        self.envs: dict[str, dict[str, bool]] = {}  # function name -> its scope (see `_scope`)
+        self.module: dict[str, bool] = {}
+        self.module = self._scope([n for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))], set())
+        self.env = self.module
+        self.helper: str | None = None
+
+    def resolve(self, tree: ast.Module) -> None:
+        """Resolve every selection in `tree`; the helper, when used, goes before the first function."""
+        for node in tree.body:
+            self.env = self._function(node) if isinstance(node, ast.FunctionDef) else self.module
+            self.visit(node)
+        if self.helper is not None:
+            at = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef))
+            names = [self._fresh(f"_where_tree{level}") for level in range(1, _TREE_LEVELS)] + [self.helper]
+            inner = ["jnp.where", *names]
+            helpers = [ast.parse(_TREE_HELPER.format(name=name, inner=inner[i], levels=i + 1)).body[0]
+                       for i, name in enumerate(names)]
+            tree.body[at:at] = helpers
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        tree = _is_select(node) and (self.may_hold(node.args[1]) or self.may_hold(node.args[2]))
+        node = self.generic_visit(node)
+        if tree:
+            self.helper = self.helper or self._fresh("_where_tree")
+            node.func = ast.Name(self.helper, ast.Load())
+        elif _is_select(node):
+            node.func = ast.Attribute(value=ast.Name("jnp", ast.Load()), attr="where", ctx=ast.Load())
+        return node
+
+    def may_hold(self, node: ast.expr, env: dict[str, bool] | None = None) -> bool:
+        """Whether `node` may evaluate to a tuple, list or dict (of arrays) rather than an array or number."""
+        env = self.env if env is None else env
+        if isinstance(node, (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp,
+                             ast.GeneratorExp)):
+            return True
+        if isinstance(node, ast.Name):
+            return env[node.id] if node.id in env else self.module.get(node.id, False)
+        if isinstance(node, ast.BinOp):
+            return self.may_hold(node.left, env) or self.may_hold(node.right, env)
+        if isinstance(node, (ast.Subscript, ast.Starred)):  # an item of a tuple may be one; of an array, not
+            return self.may_hold(node.value, env)
+        if isinstance(node, ast.Attribute):
+            return node.attr == "shape" or self.may_hold(node.value, env)
+        if not isinstance(node, ast.Call):
+            return False  # numbers, comparisons, logic, lambdas
+        func = node.func
+        if _is_select(node):
+            return self.may_hold(node.args[1], env) or self.may_hold(node.args[2], env)
+        if isinstance(func, ast.Name) and func.id in self.functions:
+            return self._returns(func.id)
+        if isinstance(func, ast.Name):
+            return func.id in _SEQUENCE_BUILTINS
+        if isinstance(func, ast.Attribute) and _is_module(func.value):
+            return func.attr in _SEQUENCE_JNP
+        if isinstance(func, ast.Attribute):  # a method: `.tolist()`, or a container's `.copy()`, `.get()`, ...
+            return func.attr == "tolist" or self.may_hold(func.value, env)
+        return True
+
+    def _returns(self, name: str) -> bool:
+        if name not in self.returned:
+            self.returned[name] = False  # no recursion in a prior (allow-list); this only guards the walk
+            f = self.functions[name]
+            self.returned[name] = any(self.may_hold(r.value, self._function(f)) for r in ast.walk(f)
+                                      if isinstance(r, ast.Return) and r.value is not None)
+        return self.returned[name]
+
+    def _function(self, f: ast.FunctionDef) -> dict[str, bool]:
+        if f.name not in self.envs:
+            self.envs[f.name] = self._scope([f], _parameters(f))
+        return self.envs[f.name]
+
+    def _scope(self, stmts: list[ast.stmt], parameters: set[str]) -> dict[str, bool]:
+        """{name bound in `stmts` or a parameter: may hold a tuple, list or dict}, to a fixed point over all the
+        name's bindings."""
+        nodes = [n for s in stmts for n in ast.walk(s)]
+        env = dict.fromkeys(parameters, False)
+        env.update(dict.fromkeys((n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)),
+                                 False))
+        nodes = [n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.For, ast.comprehension))]
+        grown = True
+        while grown:
+            grown = False
+            for node in nodes:
+                for name, holds in self._bindings(node, env):
+                    if holds and not env[name]:
+                        env[name] = grown = True
+        return env
+
+    def _bindings(self, node: ast.AST, env: dict[str, bool]) -> list[tuple[str, bool]]:
+        if isinstance(node, ast.Assign):
+            pairs = [pair for t in node.targets for pair in _target_values(t, node.value)]
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            pairs = _target_values(node.target, node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)):  # items of `range(...)` are ints; of others, unknown
+            ranged = isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
+                and node.iter.func.id == "range"
+            return [(n, not ranged and self.may_hold(node.iter, env)) for n in _stored_names(node.target)]
+        else:
+            return []
+        return [(name, self.may_hold(value, env)) for name, value, _ in pairs]  # an item: as the whole, see may_hold
+
+    def _fresh(self, name: str) -> str:
+        while name in self.taken:
+            name = "_" + name
+        self.taken.add(name)
+        return name
+
+
+def _is_module(node: ast.expr) -> bool:
+    """`jnp` or one of its submodules (`jnp.linalg`)."""
+    return isinstance(node, ast.Name) and node.id == "jnp" or isinstance(node, ast.Attribute) and _is_module(node.value)

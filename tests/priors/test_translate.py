@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+import jax
 import numpy as np
 import pytest
 from priors_testlib import CORPUS, Replay
@@ -54,7 +55,61 @@ def test_mechanical_rewrite_of_helpers_and_computed_constants():
     np.testing.assert_allclose(_run(rewritten, obs), _run(source, obs), atol=1e-6)
 
 
+# Constructs of real LLM answers (priors/llm/) that the rewrite once left invalid; each is checked under jax.jit and
+# jax.vmap, as the certification runs it (an eager call would let a traced index or branch through).
+LLM_CONSTRUCTS = {
+    "name bound in one branch only (hopper answer_1)": (
+        "def policy(obs):\n    x, y = obs[0], obs[1]\n    a0 = -x\n    if y > 0:\n"
+        "        ref = np.clip(x, 0.0, 0.5)\n        a1 = 2.0 * ref - y\n        if x > 0.2 and ref < 0.4:\n"
+        "            a1 += 0.1\n            a0 = ref\n        a2 = np.clip(a1, -0.6, 0.4)\n    else:\n"
+        "        q = np.clip(-0.1 + 0.3 * x, -0.5, 0.0)\n        a1 = q - y\n        a2 = x\n"
+        "    return np.clip(np.array([a0, a1, a2]), -1, 1)\n"),
+    "item assignment in branches, branch-local names (hopper answer_5)": (
+        "def policy(obs):\n    x, y = obs[0], obs[1]\n    act = np.zeros(3)\n    if y > 0:\n"
+        "        des = np.clip(0.1 + 0.5 * x, 0.0, 0.3)\n        a2 = np.clip(-0.7 * des, -0.25, 0.2)\n"
+        "        if des > 0.2 and x > -0.1:\n            a2 = -0.45\n        act[2] = a2\n    else:\n"
+        "        act[2] = 0.6 * x\n    act[0] = x\n    return act\n"),
+    "tuples of dicts, lists and an if on dicts (walker2d answer_4)": (
+        "def _leg(a, b):\n    return {'phi': a - b, 'q': (a, b, a * b), 'low': min(a, b)}\n\n"
+        "def policy(obs):\n    right, left = _leg(obs[0], obs[1]), _leg(obs[2], obs[3])\n"
+        "    if abs(right['low'] - left['low']) < 0.5:\n        right_stance = right['phi'] >= left['phi']\n"
+        "    else:\n        right_stance = right['low'] < left['low']\n"
+        "    st, sw = (right, left) if right_stance else (left, right)\n    if obs[4] > 0:\n        pick = st\n"
+        "    else:\n        pick = _leg(obs[5], obs[6])\n    st_a = [st['phi'], st['q'][1]]\n"
+        "    sw_a = [sw['q'][2], pick['low']]\n    act = np.array(st_a + sw_a if right_stance else sw_a + st_a)\n"
+        "    return np.clip(act[:3], -1, 1)\n"),
+    "int constants from an elif chain used as indices (walker2d answer_2)": (
+        "def policy(obs):\n    x, y = obs[0], obs[1]\n    th = (x, y)\n    cR, cL = x > 0, y > 0\n"
+        "    if cR and cL:\n        st = 0 if x >= y - 0.02 else 1\n    elif cR != cL:\n        st = 0 if cR else 1\n"
+        "    else:\n        st = 0 if x <= y + 0.01 else 1\n    sw = 1 - st\n    s, w = 3 * st, 3 * sw\n"
+        "    act = np.zeros(6)\n    act[w:w + 3] = th[sw], max(x, y), min(x, y)\n    act[s:s + 3] = th[st], -x, -y\n"
+        "    return np.clip(act[:3] + 2 * act[3:], -1, 1)\n"),
+}
+
+
+@pytest.mark.parametrize("source", LLM_CONSTRUCTS.values(), ids=LLM_CONSTRUCTS.keys())
+def test_mechanical_rewrite_of_llm_answer_constructs_matches_numpy_under_jit(source):
+    source = f"import numpy as np\n\n{source}"
+    rewritten = convert.numpy_to_jnp(source)
+    assert "np." not in rewritten.replace("jnp.", "") and "$" not in rewritten
+    policy = next(f for f in ast.parse(rewritten).body if getattr(f, "name", "") == "policy")
+    assert not any(isinstance(n, ast.If) for n in ast.walk(policy))  # only the leafwise helper branches, on types
+    obs = np.random.default_rng(2).uniform(-2, 2, (2000, 11)).astype(np.float32)
+    actions = np.asarray(jax.jit(jax.vmap(allowlist.exec_policy(rewritten)))(obs), np.float64)
+    np.testing.assert_allclose(actions, _run(source, obs), atol=1e-6)
+
+
+def test_selection_between_different_structures_fails_instead_of_truncating():
+    source = ("import numpy as np\n\ndef policy(obs):\n    a = (obs[0], obs[1]) if obs[2] > 0 else (obs[0], obs[1], 1.0)\n"
+              "    return np.clip(np.array(a[:2] + (obs[3],)), -1, 1)\n")
+    policy = allowlist.exec_policy(convert.numpy_to_jnp(source))
+    with pytest.raises(TypeError, match="where requires ndarray or scalar arguments"):
+        jax.jit(policy)(np.zeros(11, np.float32))
+
+
 @pytest.mark.parametrize("body, reason", [
+    ("    if obs[0] > 0:\n        ref = obs[1]\n    return np.clip(obs[:3] * ref, -1, 1)\n",
+     "`ref` is bound only in the `if` branch and read after it"),
     ("    for i in range(3):\n        if obs[i] > 0:\n            return obs[:3]\n    return obs[:3]\n",
      "`return` inside a `for`"),
     ("    a = obs[:3]\n    a[0][0] = 1\n    return a\n", "only `name[index] = value`"),

@@ -1,0 +1,33 @@
+"""Real LLM answers (priors/llm/, committed verbatim) that only the mechanical rewrite's branch, selection and
+constant-index rules make valid: imported through the CLI with no API key and no network, certified on 10,000
+rollout observations."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import socket
+from pathlib import Path
+
+import pytest
+
+from camel_jax.priors import llm, load_prior, parse_header
+from camel_jax.priors.cli import main
+
+LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"
+
+
+@pytest.mark.parametrize("env, numbers", [("hopper", (1, 3, 5)), ("walker2d", (2, 4))])
+def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers, tmp_path, monkeypatch):
+    monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("import touched the network"))
+    answers = [str(LLM_ANSWERS / env / f"answer_{n}.md") for n in numbers]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["import", *answers, "--env", env, "--out", str(tmp_path), "--model", "test"])
+    assert code == 0, out.getvalue()
+    assert out.getvalue().splitlines()[:-1] == [f"VALID {tmp_path}/answer_{n}.py" for n in numbers]
+    for n in numbers:
+        method = parse_header((tmp_path / f"answer_{n}.py").read_text())["method"]
+        assert method.startswith("NumPy answer translated to jnp mechanically") and "on 10000 rollout" in method
+        load_prior(tmp_path / f"answer_{n}.py", env)  # validated again on loading
