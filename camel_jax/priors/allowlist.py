@@ -23,6 +23,7 @@ import collections
 import dataclasses
 import inspect
 import math
+import sys
 from collections.abc import Callable
 
 import jax.numpy as jnp
@@ -139,12 +140,24 @@ def exec_policy(source: str) -> Callable:
     tree = parse(source)
     modules = check_tree(tree)
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
-    namespace = {"__builtins__": {name: getattr(builtins, name) for name in SAFE_BUILTINS}, **modules}
+    safe = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+    namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **modules}
     exec(compile(tree, "<prior>", "exec"), namespace)  # noqa: S102 -- checked source, restricted namespace
     for name in purity.constant_names(tree):
         if name in namespace:
             namespace[name] = purity.freeze(namespace[name])
     return namespace["policy"]
+
+
+def _loaded_modules_only(name, globals=None, locals=None, fromlist=(), level=0):
+    """The `__import__` of a prior's namespace. A prior's own code cannot reach it (dunder names and import
+    statements are refused above), but library C code called from the prior's frame imports through that frame's
+    builtins: jax's dispatch imports numpy and ml_dtypes when a module-level constant such as `jnp.sqrt(9.81 / 0.7)`
+    is computed. Only modules already loaded are returned; nothing new is ever imported."""
+    wanted = name if fromlist else name.partition(".")[0]
+    if level == 0 and wanted in sys.modules:
+        return sys.modules[wanted]
+    raise ImportError(f"a prior may not import {name!r}")
 
 
 def _check_import(node: ast.Import | ast.ImportFrom) -> dict[str, object]:

@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 from priors_testlib import CORPUS
 
-from camel_jax.priors import PriorError, SetupError, load_prior, loader, parse_header, shipped_prior, write_prior
+from camel_jax.priors import (
+    PriorError,
+    SetupError,
+    allowlist,
+    load_prior,
+    loader,
+    parse_header,
+    shipped_prior,
+    write_prior,
+)
 from camel_jax.priors.observations import rollout_observations
 
 GOOD = CORPUS / "good" / "hopper_pd_where.py"
@@ -60,3 +69,21 @@ def test_header_round_trip_and_replacement(tmp_path):
     assert loader.strip_header(again) == loader.strip_header(text) == GOOD.read_text().rstrip("\n") + "\n"
     assert [p.name for p in path.parent.iterdir()] == ["p.py"]  # no temporary file left
     assert parse_header("import jax.numpy as jnp\n") == {}
+
+
+def test_module_level_jnp_constant_loads_in_a_fresh_process(tmp_path):
+    """jax's dispatch imports numpy and ml_dtypes through the calling frame's builtins the first time an op runs: a
+    module-level `jnp.sqrt(...)` constant once failed with KeyError '__import__' in the restricted namespace (a real
+    LLM answer, priors/llm/hopper/answer_5.md). A fresh process, so that nothing has warmed jax up before."""
+    import subprocess
+    import sys
+
+    src = ("import jax.numpy as jnp\nC = jnp.sqrt(9.81 / 0.7)\n\n\ndef policy(obs):\n"
+           "    return jnp.clip(jnp.zeros(3) + obs[0] * 0.0 + C / 10.0, -1.0, 1.0)\n")
+    code = ("from camel_jax.priors import allowlist; import jax.numpy as jnp\n"
+            f"p = allowlist.exec_policy({src!r})\nprint(float(p(jnp.ones(11))[0]))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert abs(float(out.strip().splitlines()[-1]) - (9.81 / 0.7) ** 0.5 / 10.0) < 1e-6
+    bad = "import jax.numpy as jnp\n\n\ndef policy(obs):\n    return __import__('os')\n"
+    with pytest.raises(PriorError):  # the prior's own code still cannot reach __import__
+        allowlist.exec_policy(bad)
