@@ -82,8 +82,9 @@ def messages_text(message: object) -> tuple[str, str | None, str]:
     return text, model if isinstance(model, str) and model.strip() else None, ""
 
 
-def code_blocks(text: str) -> list[str]:
-    """The complete fenced Python (or untagged) code blocks of `text`, dedented, in order."""
+def code_blocks(text: str, langs: frozenset[str] | set[str] = _PYTHON) -> list[str]:
+    """The complete fenced code blocks of `text` tagged with one of `langs` (default: Python or untagged), dedented,
+    in order."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     blocks, i = [], 0
     while i < len(lines):
@@ -96,7 +97,7 @@ def code_blocks(text: str) -> list[str]:
         end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
         if end is None:
             break  # an unclosed fence: the rest is not a complete block
-        if m["lang"].lower() in _PYTHON:
+        if m["lang"].lower() in langs:
             blocks.append(textwrap.dedent("\n".join(lines[i + 1:end])).strip("\n") + "\n")
         i = end + 1
     return blocks

@@ -1,0 +1,9 @@
+"""ULTRA (arXiv 2505.20671): an LLM names the critical states of a sub-optimal policy's trajectories and suggests, for
+each, a better action and an implicit reward; a lookup table on the device then guides PPO at matching states.
+
+Modules, in the order of the method: `trajectory` (the recorded steps), `interpret` (steps as text, windows),
+`queries` (the identification and improvement prompts), `answers` (JSON extraction and schema checks), `providers`
+(who answers: `llm`, `recorded`, and the stand-ins in `standins`), `stages` (asking with retries, counting what was
+skipped), `results` (critical steps and suggestions as files, each with its `source`), `table` (the device lookup
+table and its `match`, usable as PPO's `guide` hook), `ablation` (random state selection).
+"""

@@ -1,0 +1,66 @@
+"""The two prompts of ULTRA, rendered from versioned templates like the priors' prompts (`priors/prompts/*.md`
+through `camel_jax.priors.prompt.render`, so each carries the sha256 of its template file):
+- identification (`ultra_identify_v1.md`): the task's description, observation and action tables, reward and episode
+  end (from `envs/<task>.toml`), one trajectory window as text, step-by-step identification instructions, and the
+  JSON to answer with (critical steps with rationales);
+- improvement (`ultra_improve_v1.md`): the same task text and window, the critical steps with their rationales, a
+  case analysis, then per critical step a suggested action and an implicit reward in [-1, 1], as JSON.
+A query's `name` (`identify_<window>` / `improve_<window>`) names its answer files for the `recorded` provider.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from camel_jax import specs
+from camel_jax.priors import prompt
+from camel_jax.ultra.interpret import Window
+from camel_jax.ultra.results import Critical
+
+IDENTIFY_PROMPT = "ultra_identify_v1.md"
+IMPROVE_PROMPT = "ultra_improve_v1.md"
+MAX_CRITICAL = 3  # critical steps per window: a few decisive moments before a fall, not a relabelling of it
+
+ENDINGS = {
+    "terminated": "The episode terminates after the last of these steps: the robot became unhealthy.",
+    "truncated": "The episode is cut off after the last of these steps (time limit or end of the recording); it "
+                 "did not fall.",
+    "continues": "The episode continues after these steps.",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Query:
+    kind: str  # "identify" or "improve"
+    name: str
+    text: str
+    template: str  # "priors/prompts/<file> sha256:<hex of the template file>"
+    window: Window
+    critical: tuple[Critical, ...] = ()  # improve: the steps asked about
+    max_critical: int = MAX_CRITICAL  # identify: the most steps the answer may name
+
+
+def identify_query(spec: specs.TaskSpec, window: Window, max_critical: int = MAX_CRITICAL) -> Query:
+    text, path, sha = prompt.render(IDENTIFY_PROMPT, **_fields(spec, window), max_critical=max_critical)
+    return Query("identify", f"identify_{window.name}", text, prompt.provenance(path, sha), window,
+                 max_critical=max_critical)
+
+
+def improve_query(spec: specs.TaskSpec, window: Window, critical: Sequence[Critical]) -> Query:
+    critical = tuple(sorted(critical, key=lambda c: c.step))
+    if not critical:
+        raise ValueError(f"window {window.name}: no critical steps to ask about")
+    text, path, sha = prompt.render(
+        IMPROVE_PROMPT, **_fields(spec, window),
+        critical_text="\n".join(f"- step {c.step}: {c.rationale}" for c in critical),
+        critical_list=", ".join(str(c.step) for c in critical),
+        action_order=", ".join(spec.act_names))
+    return Query("improve", f"improve_{window.name}", text, prompt.provenance(path, sha), window, critical)
+
+
+def _fields(spec: specs.TaskSpec, window: Window) -> dict[str, object]:
+    return {"gym_id": spec.gym_id, "description": spec.description, "obs_dim": spec.obs_dim,
+            "act_dim": spec.act_dim, "tables": spec.markdown_tables(), "reward_text": spec.reward_text,
+            "health_text": spec.health_text, "first_step": window.steps[0], "last_step": window.steps[-1],
+            "episode": window.episode, "ending": ENDINGS[window.ending], "window_text": window.text}
