@@ -1,0 +1,166 @@
+"""The `llm` provider (real anthropic SDK over a mock HTTP transport) and the `recorded` provider (answer files), with
+retries of malformed answers, skips, sources, and a whole run from answers to a table."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+
+import numpy as np
+import pytest
+from priors.priors_testlib import FAKE_KEY, Replay
+
+from camel_jax import specs
+from camel_jax.priors import llm, prompt
+from camel_jax.priors.errors import SetupError
+from camel_jax.ultra import interpret, providers, queries, results, stages, table, trajectory
+
+HOPPER = specs.load("hopper")
+
+
+@pytest.fixture
+def api_key(monkeypatch):
+    monkeypatch.setenv(llm.API_KEY_ENV, FAKE_KEY)
+
+
+def _traj() -> trajectory.Trajectory:
+    """Two episodes of 30 steps: a fall (steps 0-29), then one cut off by the recording (30-59)."""
+    obs = np.zeros((60, 11), np.float32)
+    obs[:, 0], obs[:, 1] = 1.2, np.tile(np.linspace(0.0, 0.25, 30), 2)
+    steps = np.arange(60)
+    return trajectory.make(obs, np.full((60, 3), 0.2), np.ones(60), steps == 29, steps == 59)
+
+
+TRAJ = _traj()
+WINDOWS = interpret.windows(HOPPER, TRAJ, max_steps=10)  # ep0_t20-29 (the fall), ep1_t50-59
+
+
+def _fenced(value) -> str:
+    return f"Let me think step by step.\n\n```json\n{json.dumps(value)}\n```\n"
+
+
+IDENTIFIED = _fenced({"critical_steps": [{"step": 25, "rationale": "the pitch passes 0.2"},
+                                         {"step": 22, "rationale": "the lean starts"}]})
+IMPROVED = _fenced({"case_analysis": "the hopper leaned forward without braking", "suggestions": [
+    {"step": 22, "action": [-0.5, 0.3, 0.1], "reward": -0.4, "rationale": "extend the thigh"},
+    {"step": 25, "action": [-1.5, 0.0, 0.0], "reward": -0.9, "rationale": "brake hard"}]})
+
+
+def _message(text: str) -> dict:
+    return {"status": 200, "headers": {"content-type": "application/json"},
+            "body": {"id": "msg_ultra", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+                     "content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "stop_sequence": None,
+                     "usage": {"input_tokens": 10, "output_tokens": 10}}}
+
+
+def _replay(*texts: str) -> Replay:
+    replay = Replay()
+    replay.responses = [_message(t) for t in texts]
+    return replay
+
+
+def test_prompts_render_from_versioned_templates_offline(monkeypatch):
+    monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("a prompt touched the network"))
+    query = queries.identify_query(HOPPER, WINDOWS[0], max_critical=2)
+    sha = hashlib.sha256(prompt.prompt_file(queries.IDENTIFY_PROMPT).read_bytes()).hexdigest()
+    assert query.name == "identify_ep0_t20-29" and query.template == f"priors/prompts/ultra_identify_v1.md sha256:{sha}"
+    assert queries.identify_query(HOPPER, WINDOWS[0], max_critical=2).text == query.text  # deterministic
+    for part in (HOPPER.description, HOPPER.health_text, HOPPER.reward_text, WINDOWS[0].text, "at most 2 critical",
+                 "Steps 20 to 29 of episode 0. The episode terminates after the last", '{"critical_steps": [{"step"'):
+        assert part in query.text
+    improve = queries.improve_query(HOPPER, WINDOWS[0], [results.Critical(25, "b", "s"), results.Critical(22, "a", "s")])
+    assert "- step 22: a\n- step 25: b" in improve.text and "in this order: thigh_torque, leg_torque, foot_torque" \
+        in improve.text and "one suggestion for each critical step (22, 25)" in improve.text
+    assert improve.template.startswith("priors/prompts/ultra_improve_v1.md sha256:")
+    assert "$" not in query.text and "$" not in improve.text  # every placeholder filled
+
+
+def test_llm_identifies_and_suggests_retrying_malformed_answers(api_key, tmp_path):
+    replay = _replay("I think step 25 matters most.", IDENTIFIED,  # window 1: not JSON, then an answer
+                     "no", "still no", "```json\n{\"critical\": []}\n```",  # window 2: three malformed: skipped
+                     IMPROVED)
+    provider = providers.llm_provider(HOPPER, client=replay.client(), retries=2, max_critical=2, save_to=tmp_path)
+    critical, tally = stages.identify_all(provider, TRAJ, WINDOWS)
+    assert [(c.step, c.rationale) for c in critical] == [(25, "the pitch passes 0.2"), (22, "the lean starts")]
+    sha = hashlib.sha256(IDENTIFIED.encode()).hexdigest()[:12]
+    assert critical[0].source == f"llm claude-sonnet-4-6 reply sha256:{sha}"
+    assert (tally.queries, tally.answered, tally.attempts, tally.malformed, tally.skipped) == (2, 1, 5, 4, 1)
+    assert tally.problems[0].startswith("identify_ep0_t20-29 attempt 1 (llm claude-sonnet-4-6 reply sha256:")
+    assert tally.problems[-1].endswith('the answer has no "critical_steps"')
+    sent = [b["messages"][0]["content"] for b in replay.bodies()]
+    assert sent[:2] == [queries.identify_query(HOPPER, WINDOWS[0], 2).text] * 2  # a retry re-sends the same prompt
+    assert sent[2] == queries.identify_query(HOPPER, WINDOWS[1], 2).text
+
+    found, tally = stages.suggest_all(provider, HOPPER, TRAJ, WINDOWS, critical)
+    assert [(s.step, s.action, s.reward, s.clipped) for s in found] == [
+        (22, pytest.approx((-0.5, 0.3, 0.1)), -0.4, False), (25, (-1.0, 0.0, 0.0), -0.9, True)]
+    assert found[0].identified_by == critical[0].source and found[0].source.startswith("llm claude-sonnet-4-6")
+    assert found[0].case_analysis == "the hopper leaned forward without braking"
+    assert found[1].obs == tuple(TRAJ.obs[25].tolist()) and tally.answered == 1
+    assert replay.bodies()[-1]["messages"][0]["content"] == queries.improve_query(HOPPER, WINDOWS[0], critical).text
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "identify_ep0_t20-29.1.md", "identify_ep0_t20-29.2.md", "identify_ep1_t50-59.1.md",
+        "identify_ep1_t50-59.2.md", "identify_ep1_t50-59.3.md", "improve_ep0_t20-29.1.md"]
+    assert all(FAKE_KEY not in p.read_text() for p in tmp_path.iterdir())
+
+    # the saved replies replay through `recorded` to the same choices
+    replayed = providers.recorded_provider(HOPPER, tmp_path, retries=2, max_critical=2)
+    again, tally = stages.identify_all(replayed, TRAJ, WINDOWS)
+    assert [(c.step, c.rationale) for c in again] == [(c.step, c.rationale) for c in critical]
+    assert again[0].source.startswith(f"recorded {tmp_path.name}/identify_ep0_t20-29.2.md sha256:{sha}")
+    assert (tally.malformed, tally.skipped) == (4, 1)
+
+
+def test_a_missing_key_is_a_setup_error(monkeypatch):
+    monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
+    with pytest.raises(SetupError, match=f"{llm.API_KEY_ENV} is not set"):
+        providers.llm_provider(HOPPER)
+
+
+def test_recorded_run_with_malformed_answers_completes_to_a_table(tmp_path):
+    answers = tmp_path / "answers"
+    answers.mkdir()
+    (answers / "identify_ep0_t20-29.1.md").write_text("Step 25, I would say.")  # not JSON
+    (answers / "identify_ep0_t20-29.2.json").write_text(json.dumps(_message(IDENTIFIED)["body"]))  # API response
+    # no answer at all for ep1's identification: skipped
+    (answers / "improve_ep0_t20-29.1.txt").write_text(IMPROVED.replace('"reward": -0.4', '"reward": -4'))
+    (answers / "improve_ep0_t20-29.2.md").write_text(IMPROVED)
+    provider = providers.recorded_provider(HOPPER, answers, retries=1, max_critical=2)
+    critical, id_tally = stages.identify_all(provider, TRAJ, WINDOWS)
+    assert [c.step for c in critical] == [25, 22] and critical[0].source.endswith("model claude-sonnet-4-6")
+    assert (id_tally.answered, id_tally.malformed, id_tally.skipped) == (1, 1, 1)
+    assert "identify_ep1_t50-59: no answer for attempt 1" in id_tally.problems
+    found, tally = stages.suggest_all(provider, HOPPER, TRAJ, WINDOWS, critical)
+    assert [s.step for s in found] == [22, 25] and (tally.malformed, tally.skipped) == (1, 0)
+    assert "reward is -4, outside [-1, 1]" in tally.problems[0]
+
+    results.save(tmp_path / "critical.json", "critical", critical, id_tally.as_dict())
+    results.save(tmp_path / "suggestions.json", "suggestions", found, tally.as_dict())
+    loaded, saved_tally = results.load(tmp_path / "suggestions.json", "suggestions")
+    assert loaded == found and saved_tally["malformed"] == 1
+    assert results.load(tmp_path / "critical.json", "critical")[0] == critical
+    with pytest.raises(SetupError, match="holds 'critical', not 'suggestions'"):
+        results.load(tmp_path / "critical.json", "suggestions")
+
+    built = table.build(loaded, np.zeros(11), np.ones(11), HOPPER.act_dim, capacity=8)
+    table.save(tmp_path / "table.npz", built)
+    again = table.load(tmp_path / "table.npz")
+    assert again.sources == tuple(s.source for s in found) and again.steps.tolist() == [22, 25]
+    hit, action, bonus = table.guide(again.table, 1e-3)(table.normalise(TRAJ.obs[25], again.mean, again.var))
+    assert bool(hit) and action.tolist() == [-1.0, 0.0, 0.0] and float(bonus) == pytest.approx(-0.9)
+
+
+def test_recorded_folder_problems_are_setup_errors(tmp_path):
+    with pytest.raises(SetupError, match="answers folder not found"):
+        providers.recorded_provider(HOPPER, tmp_path / "missing")
+    (tmp_path / "identify_ep0_t20-29.1.md").write_text(IDENTIFIED)
+    (tmp_path / "identify_ep0_t20-29.1.txt").write_text(IDENTIFIED)
+    with pytest.raises(SetupError, match="several answers for identify_ep0_t20-29 attempt 1"):
+        stages.identify_all(providers.recorded_provider(HOPPER, tmp_path), TRAJ, WINDOWS[:1])
+    (tmp_path / "identify_ep0_t20-29.1.txt").unlink()
+    (tmp_path / "identify_ep0_t20-29.1.md").unlink()
+    (tmp_path / "identify_ep0_t20-29.1.json").write_text("{not json")
+    critical, tally = stages.identify_all(providers.recorded_provider(HOPPER, tmp_path, retries=0), TRAJ, WINDOWS[:1])
+    assert critical == [] and tally.skipped == 1 and "not valid JSON" in tally.problems[0]
