@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 TRAIN_KEYS = ("episode_return", "episode_length", "epsilon", "masked_frac", "critic_loss", "actor_loss", "q1",
-              "steps_per_s")
+              "steps_per_s", "pg_loss", "v_loss", "entropy", "approx_kl", "clipfrac", "explained_variance",
+              "learning_rate", "override_frac", "bonus_mean")  # the last nine: PPO's (absent keys are skipped)
 EVAL_KEYS = ("return_unmasked", "return_masked")
 KEYS = {"train": TRAIN_KEYS, "eval": EVAL_KEYS}
 

@@ -22,8 +22,10 @@ class Progress:
     """Built by loop.train as `Progress(config, t0, start_step)`; `log` per log step, `log_eval` per evaluation,
     `done` at the end (`close` releases the bar and the sinks without the final line)."""
 
-    def __init__(self, config: Config, t0: float, start_step: int = 0, stream=None):
+    def __init__(self, config: Config, t0: float, start_step: int = 0, stream=None,
+                 metric_fields: tuple[str, ...] = runs.METRIC_FIELDS, eval_fields: tuple[str, ...] = runs.EVAL_FIELDS):
         self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
+        self.metric_fields, self.eval_fields = metric_fields, eval_fields  # the CSV columns (PPO has its own)
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None
@@ -44,26 +46,26 @@ class Progress:
         for s, member in enumerate(self.members):
             rows.append({"step": step, **member, "steps_per_s": float(sps), "wall_s": float(now - self.t0),
                          **{k: _item(v[s]) for k, v in row.items()}})
-        runs.append(run_dir, "metrics.csv", runs.fields(runs.METRIC_FIELDS, self.config), rows)
+        runs.append(run_dir, "metrics.csv", runs.fields(self.metric_fields, self.config), rows)
         self._sink_log(run_dir, step, "train", rows)
         ret = _mean_return(rows)
         if self.bar is not None:
-            self.status.update(eps=rows[0]["epsilon"], ret=ret if np.isfinite(ret) else self.status["ret"])
+            self.status.update(eps=rows[0].get("epsilon", np.nan), ret=ret if np.isfinite(ret) else self.status["ret"])
             self._refresh(step)
         elif not self.config.quiet:
-            print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}  eps {rows[0]['epsilon']:.3f}  "
+            eps = f"  eps {rows[0]['epsilon']:.3f}" if "epsilon" in rows[0] else ""
+            print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}{eps}  "
                   f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
 
     def log_eval(self, run_dir: Path, step: int, out: dict) -> None:
         rows = [{"step": step, **member, "wall_s": float(time.time() - self.t0),
                  **{k: float(v[s]) for k, v in out.items()}} for s, member in enumerate(self.members)]
-        runs.append(run_dir, "eval.csv", runs.fields(runs.EVAL_FIELDS, self.config), rows)
+        runs.append(run_dir, "eval.csv", runs.fields(self.eval_fields, self.config), rows)
         self._sink_log(run_dir, step, "eval", rows)
-        line = (f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  "
-                f"masked {np.mean(out['return_masked']):9.1f}")
+        masked = float(np.mean(out["return_masked"])) if "return_masked" in out else np.nan  # PPO: unmasked only
+        line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  masked {masked:9.1f}"
         if self.bar is not None:
-            self.status.update(unmasked=float(np.mean(out["return_unmasked"])),
-                               masked=float(np.mean(out["return_masked"])))
+            self.status.update(unmasked=float(np.mean(out["return_unmasked"])), masked=masked)
             self._refresh(step)
             self.bar.write(line, file=sys.stdout)  # above the bar: the evaluations stay readable as a history
         elif not self.config.quiet:

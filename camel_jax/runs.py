@@ -12,6 +12,7 @@ Layout of RUN_DIR:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -34,13 +35,14 @@ def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
     return ("step", "seed", *config.grid_values(), *[f for f in base if f not in ("step", "seed")])
 
 
-def read_config(run_dir: Path, command: str) -> Config:
-    """A run directory's Config; FileNotFoundError / ValueError with one line naming the fix for `command`."""
+def read_config(run_dir: Path, command: str, cls=Config):
+    """A run directory's config (`cls`: Config, or PPOConfig for a PPO run); FileNotFoundError / ValueError with one
+    line naming the fix for `command`."""
     if not (run_dir / "config.json").is_file():
         raise FileNotFoundError(f"{run_dir} has no config.json; point {command} at a run directory made by "
                                 "camel-jax train")
     try:
-        return Config.from_json(run_dir / "config.json")
+        return cls.from_json(run_dir / "config.json")
     except (ValueError, TypeError, KeyError) as e:
         raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
 
@@ -50,17 +52,19 @@ def default_dir(config: Config) -> Path:
     return Path("runs") / f"{config.env}_{config.backend}_{prior}_{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def create(config: Config, prior_source: str, prior_sha: str) -> Path:
-    """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior."""
+def create(config: Config, prior_source: str, prior_sha: str, metric_fields: tuple[str, ...] = METRIC_FIELDS,
+           eval_fields: tuple[str, ...] = EVAL_FIELDS) -> Path:
+    """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior. `config`: a
+    Config or any frozen dataclass with `out`, `overwrite` and `to_json` (PPOConfig, with its own CSV columns)."""
     run_dir = Path(config.out) if config.out else default_dir(config)
     if run_dir.exists():
         if not config.overwrite:
             raise FileExistsError(f"run directory {run_dir} exists; pass --overwrite or choose another --out")
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
-    (run_dir / "config.json").write_text(Config(**{**config.__dict__, "out": str(run_dir)}).to_json())
+    (run_dir / "config.json").write_text(dataclasses.replace(config, out=str(run_dir)).to_json())
     (run_dir / "prior.txt").write_text(f"# sha256: {prior_sha}\n{prior_source}")
-    for name, base in (("metrics.csv", METRIC_FIELDS), ("eval.csv", EVAL_FIELDS)):
+    for name, base in (("metrics.csv", metric_fields), ("eval.csv", eval_fields)):
         with open(run_dir / name, "w", newline="") as f:
             csv.writer(f).writerow(fields(base, config))
     return run_dir

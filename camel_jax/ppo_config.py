@@ -1,0 +1,183 @@
+"""PPO's settings: one frozen dataclass with CleanRL's `ppo_continuous_action.py` defaults, saved with each run.
+
+The run, log, evaluation and checkpoint fields mean what they mean in `camel_jax.config.Config` (TD3); `algo` marks a
+run directory's config.json as PPO's. Steps are counted in env steps; the loop works in whole iterations (one rollout
+of `num_steps` x `num_envs` env steps and one update), so `log_every`, `eval_every` and `checkpoint_every` are rounded
+down to whole iterations (at least one) and `total_steps` to whole iterations (CleanRL's `total_timesteps //
+batch_size`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+from pathlib import Path
+
+import jax.numpy as jnp
+
+from camel_jax.ppo import OVERRIDE_LOSSES, Hyper, Settings
+
+
+@dataclasses.dataclass(frozen=True)
+class PPOConfig:
+    algo: str = "ppo"
+    """the algorithm (fixed: marks the run directory as PPO's)"""
+    env: str = "hopper"
+    """task: hopper, walker2d or ant (a spec file in envs/)"""
+    backend: str = "mjx"
+    """mjx (one rollout plus one update is one compiled step) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    seeds: tuple[int, ...] = (0,)
+    """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
+    total_steps: int = 1_000_000
+    """env steps per seed (rounded down to whole iterations)"""
+    num_envs: int = 1
+    """parallel envs per seed"""
+    num_steps: int = 2048
+    """steps per env in each rollout (the PPO settings below are CleanRL's defaults)"""
+    learning_rate: float = 3e-4
+    """Adam step size of the actor and the value net"""
+    anneal_lr: bool = True
+    """the step size falls linearly to 0 over the run"""
+    gamma: float = 0.99
+    """discount (also of the reward normalisation's running return)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    num_minibatches: int = 32
+    """minibatches per epoch (num_steps x num_envs must be a multiple)"""
+    update_epochs: int = 10
+    """passes over each rollout"""
+    norm_adv: bool = True
+    """normalise advantages per minibatch"""
+    clip_coef: float = 0.2
+    """the surrogate clipping coefficient (also clips the value loss)"""
+    clip_vloss: bool = True
+    """clipped value loss"""
+    ent_coef: float = 0.0
+    """entropy coefficient"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """global gradient-norm clip"""
+    hidden: tuple[int, ...] = (64, 64)
+    """hidden layer sizes of the policy mean and the value net (tanh)"""
+    normalize_obs: bool = True
+    """running observation normalisation (gymnasium's NormalizeObservation math)"""
+    normalize_reward: bool = True
+    """return-based reward scaling (gymnasium's NormalizeReward math)"""
+    obs_clip: float = 10.0
+    """normalised observations are clipped to [-obs_clip, obs_clip]"""
+    reward_clip: float = 10.0
+    """normalised rewards are clipped to [-reward_clip, reward_clip]"""
+    alpha: float = 0.0
+    """weight of a guide's reward bonus (ULTRA-R): the reward learnt from is r_env + alpha * bonus"""
+    override_loss: str = "sampled"
+    """how a guide's overriding action enters the policy loss: sampled (its log-prob forms the ratio) or value_only
+    (the step trains the value alone)"""
+    eval_every: int = 10_000
+    """env steps between evaluations (rounded down to whole iterations)"""
+    eval_episodes: int = 10
+    """deterministic (mean action) episodes per evaluation (0: no evaluation)"""
+    log_every: int = 2048
+    """env steps between metric rows (rounded down to whole iterations)"""
+    checkpoint_every: int = 50_000
+    """env steps between checkpoints of the complete training state (rounded down to whole iterations)"""
+    keep_checkpoints: int = 3
+    """how many of the latest checkpoints are kept"""
+    out: str = ""
+    """run directory (default: runs/<env>_<backend>_ppo_<time>)"""
+    overwrite: bool = False
+    """replace an existing run directory"""
+    compile_cache: bool = True
+    """keep compiled programs in a persistent cache (see camel-jax train --help)"""
+    quiet: bool = False
+    """no progress bar or lines"""
+    wandb: bool = False
+    """log to Weights & Biases too (needs `pip install wandb`)"""
+    wandb_project: str = "camel-jax"
+    """the W&B project of --wandb runs"""
+
+    @property
+    def batch_size(self) -> int:
+        """Env steps per iteration (one rollout)."""
+        return self.num_steps * self.num_envs
+
+    @property
+    def iterations(self) -> int:
+        return self.total_steps // self.batch_size
+
+    def every(self, steps: int) -> int:
+        """A period in env steps as whole iterations (at least one)."""
+        return max(1, steps // self.batch_size)
+
+    def settings(self) -> Settings:
+        return Settings(update_epochs=self.update_epochs, num_minibatches=self.num_minibatches,
+                        norm_adv=self.norm_adv, clip_vloss=self.clip_vloss, override_loss=self.override_loss)
+
+    def hyper(self) -> Hyper:
+        return Hyper(**{k: jnp.asarray(getattr(self, k), jnp.float32) for k in Hyper.__dataclass_fields__})
+
+    def member_hypers(self) -> Hyper:
+        """Hyper with a leading member axis (one member per seed)."""
+        return Hyper(**{k: jnp.full((len(self.seeds),), getattr(self, k), jnp.float32)
+                        for k in Hyper.__dataclass_fields__})
+
+    def members(self) -> list[dict]:
+        return [{"seed": s} for s in self.seeds]
+
+    def grid_values(self) -> dict:
+        return {}  # no in-program grid for PPO (yet): members are seeds
+
+    def check(self) -> None:
+        """Raise ValueError with a one-line message naming the bad setting and the fix."""
+        from camel_jax import envs, specs
+
+        if self.algo != "ppo":
+            raise ValueError(f"PPOConfig.algo must be 'ppo', got '{self.algo}'")
+        specs.load(self.env)
+        if self.backend not in envs.BACKENDS:
+            raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
+        for name in ("total_steps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "log_every",
+                     "checkpoint_every", "keep_checkpoints", "eval_every"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if not self.seeds:
+            raise ValueError("--seeds must name at least one seed, e.g. --seeds 0,1,2")
+        if self.iterations < 1:
+            raise ValueError(f"--total-steps ({self.total_steps}) is less than one rollout (--num-steps x "
+                             f"--num-envs = {self.batch_size}); train longer or shorten the rollout")
+        if self.batch_size % self.num_minibatches:
+            raise ValueError(f"--num-steps x --num-envs ({self.batch_size}) must be a multiple of --num-minibatches "
+                             f"({self.num_minibatches}); change one of them")
+        if self.override_loss not in OVERRIDE_LOSSES:
+            raise ValueError(f"--override-loss '{self.override_loss}' is unknown; use one of "
+                             f"{', '.join(OVERRIDE_LOSSES)}")
+        ranges = {"gamma": (0, 1), "gae_lambda": (0, 1)}
+        for name, (lo, hi) in ranges.items():
+            if not lo <= getattr(self, name) <= hi:
+                raise ValueError(f"--{name.replace('_', '-')} must be in [{lo}, {hi}], got {getattr(self, name)}")
+        for name in ("learning_rate", "clip_coef", "max_grad_norm", "obs_clip", "reward_clip"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(self, name)}")
+        for name in ("vf_coef", "ent_coef", "alpha", "eval_episodes"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(self, name)}")
+        if self.wandb and importlib.util.find_spec("wandb") is None:  # before a run directory is made
+            raise ValueError("--wandb needs the wandb package: pip install wandb (or drop --wandb)")
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), indent=2)
+
+    @classmethod
+    def from_json(cls, path: str | Path) -> PPOConfig:
+        """The config of a config.json (JSON lists back to the tuples `seeds` and `hidden`)."""
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(Path(path).read_text()).items()})
+
+
+def is_ppo_run(run_dir: str | Path) -> bool:
+    """Whether a run directory's config.json is PPO's (its `algo` field); False when it has none or it is TD3's."""
+    path = Path(run_dir) / "config.json"
+    try:
+        return json.loads(path.read_text()).get("algo") == "ppo"
+    except (OSError, ValueError, AttributeError):
+        return False

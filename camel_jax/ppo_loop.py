@@ -1,0 +1,174 @@
+"""The host shell around PPO's compiled trainer (camel_jax/ppo_trainer.py): iterations, logging, evaluation,
+checkpoints and the final policy, in the run directory layout of TD3's runs (camel_jax/runs.py).
+
+No training logic lives here. On MJX each chunk of iterations (rollouts with their updates) is one call of the jitted
+`run_chunk` for all seeds. On gymnasium each env step is the C MuJoCo step and one jitted call (`observe_act`), and
+each rollout ends with one jitted `update`. The loop's unit is the iteration (`num_steps` x `num_envs` env steps).
+
+RUN_DIR as for TD3: config.json (a PPOConfig, `algo` "ppo"), prior.txt (says that there is none, or names the guide),
+metrics.csv (per log row and seed: episodes, mean episode return and length of the episodes that ended, PPO's loss
+diagnostics, override fraction and mean bonus of a guide), eval.csv (the deterministic mean action: `return_unmasked`;
+the masked columns stay empty, PPO has no mask), checkpoints/ (the complete seed-vmapped training state: on MJX with
+the envs, so a resume is exact; on gymnasium the learner, and the envs restart their episodes), and actor.msgpack
+(`{"params", "obs_stats"}` per seed: the policy needs the observation statistics).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from camel_jax import envs, evaluate, runs
+from camel_jax.checkpoint import Checkpoints
+from camel_jax.loop import gym_env_seeds, use_compile_cache
+from camel_jax.ppo_config import PPOConfig
+from camel_jax.ppo_trainer import Guide, chunk_row, iteration_row, make_train
+from camel_jax.progress import Progress
+
+METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
+                 "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
+                 "nonfinite", "steps_per_s", "wall_s")
+EVAL_FIELDS = runs.EVAL_FIELDS
+
+
+def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None) -> Path:
+    """Continue the PPO run in `run_dir` from its latest checkpoint (from the start if it has none). A guided run
+    needs its `guide` function again (its state is in the checkpoint)."""
+    run_dir = Path(run_dir)
+    config = runs.read_config(run_dir, "resume", PPOConfig)
+    if quiet is not None:
+        config = dataclasses.replace(config, quiet=quiet)
+    return train(config, resume_dir=run_dir, guide=guide)
+
+
+def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,
+          guide_name: str = "") -> Path:
+    """Train PPO for `config.seeds` at once; returns the run directory. `guide`, `guide_state` (leading seed axis)
+    and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO."""
+    t_start = time.time()
+    config.check()
+    use_compile_cache(config.compile_cache)
+    if resume_dir is not None:
+        run_dir = Path(resume_dir)
+    else:
+        if not config.out:
+            config = dataclasses.replace(config, out=str(Path("runs") / (
+                f"{config.env}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
+        source = f"guide: {guide_name or 'unnamed'}" if guide is not None else "none (PPO without guidance)"
+        run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS)
+    seeds = len(config.seeds)
+    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
+    hyper = config.member_hypers()
+    log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),
+                                         config.every(config.checkpoint_every))
+
+    venv = None
+    if config.backend == "mjx":
+        env = envs.make(config.env, "mjx", config.num_envs)
+        tr = make_train(config, env, guide)
+        init = jax.vmap(tr.init)  # state: TrainState (learner, MJX envs, next observation)
+        chunk = jax.jit(tr.run_chunk, static_argnums=1, donate_argnums=0)
+    else:
+        venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
+        tr = make_train(config, venv, guide)
+        init = jax.vmap(tr.init_learner)  # state: Learner (the C MuJoCo envs are not checkpointed)
+        gym = _GymSteps(tr, venv, seeds)
+
+    template = jax.eval_shape(init, keys, hyper, guide_state)
+    ckpt = Checkpoints(run_dir, config.keep_checkpoints)
+    restored = ckpt.restore(template) if resume_dir is not None else None
+    state, meta = restored or (jax.jit(init)(keys, hyper, guide_state), {"iteration": 0, "wall_s": 0.0})
+    i = meta["iteration"]
+    if resume_dir is not None:
+        runs.truncate(run_dir, i * config.batch_size)
+    if venv is not None:
+        state = gym.start(state, gym_env_seeds(config, i))
+    learner = (lambda: state.learner) if venv is None else (lambda: state)
+
+    run_eval = close_eval = None
+    if config.eval_episodes and venv is None:
+        mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes)
+        eval_keys = jnp.stack([jax.random.PRNGKey(10_000 + s) for s in config.seeds])
+        run_eval = lambda lr, step: jax.device_get(mjx_eval(lr, eval_keys, 0.0))
+    elif config.eval_episodes:
+        gym_eval, close_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
+        run_eval = lambda lr, step: gym_eval(lr, 10_000 + step, 0.0)
+    progress = Progress(config, t_start - meta["wall_s"], i * config.batch_size, metric_fields=METRIC_FIELDS,
+                        eval_fields=EVAL_FIELDS)
+    while i < config.iterations:
+        length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
+        if venv is None:
+            state, rows = chunk(state, length)
+            rows = jax.device_get(rows)
+        else:
+            per_iteration = []
+            for _ in range(length):
+                state, r = gym.iteration(state, config.num_steps)
+                per_iteration.append(r)
+            rows = jax.tree.map(lambda *x: np.stack(x), *per_iteration)
+        i += length
+        step = i * config.batch_size
+        progress.log(run_dir, step, chunk_row(rows))
+        if run_eval is not None and (i % eval_iters == 0 or i == config.iterations):
+            mean, std = run_eval(learner(), step)
+            progress.log_eval(run_dir, step, {"return_unmasked": np.asarray(mean), "std_unmasked": np.asarray(std)})
+        if i % ckpt_iters == 0 or i == config.iterations:
+            ckpt.save(i, step, state, time.time() - progress.t0)
+
+    ckpt.close()
+    final = jax.device_get(learner())
+    runs.save_actor(run_dir, {"params": final.params, "obs_stats": final.obs_stats})
+    if venv is not None:
+        venv.close()
+    if close_eval is not None:
+        close_eval()
+    progress.done(run_dir)
+    return run_dir
+
+
+class _GymSteps:
+    """The gymnasium backend's host loop: the C MuJoCo envs, the next action chosen ahead, and the jitted calls
+    (vmapped over seeds): `act` (a rollout's first step), `observe_act` (every other step), `observe` (the last step,
+    so that the next rollout acts with the updated policy) and `update`."""
+
+    def __init__(self, tr, venv, seeds: int):
+        self.venv, self.seeds = venv, seeds
+        self.see = jax.jit(jax.vmap(tr.see))
+        self.act = jax.jit(jax.vmap(tr.act))
+        self.observe_act = jax.jit(jax.vmap(tr.observe_act), donate_argnums=0)
+        self.observe = jax.jit(jax.vmap(tr.observe), donate_argnums=0)
+        self.update = jax.jit(jax.vmap(tr.update), donate_argnums=0)
+        self.env_state = self.obs = None
+
+    def per_seed(self, x):
+        return x.reshape(self.seeds, -1, *x.shape[1:])
+
+    def start(self, learner, env_seeds: list[int]):
+        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs."""
+        self.env_state = self.venv.reset(env_seeds)
+        learner, self.obs = self.see(learner, self.per_seed(self.env_state.obs))
+        return learner
+
+    def iteration(self, learner, num_steps: int):
+        """One rollout and its update; returns (learner, this iteration's row per seed, numpy)."""
+        learner, tr, action = self.act(learner, self.obs)
+        traj, metrics = [], []
+        for t in range(num_steps):
+            self.env_state = self.venv.step(self.env_state, np.asarray(action).reshape(self.venv.num_envs, -1))
+            env_state = jax.tree.map(self.per_seed, self.env_state)
+            if t < num_steps - 1:
+                learner, done_tr, tr, action, m = self.observe_act(learner, tr, env_state)
+            else:
+                learner, done_tr, self.obs, m = self.observe(learner, tr, env_state)
+            traj.append(done_tr)
+            metrics.append(m)
+        traj, metrics = jax.device_get((traj, metrics))
+        traj = jax.tree.map(lambda *x: np.stack(x, axis=1), *traj)  # (seeds, steps, envs, ...)
+        metrics = jax.tree.map(lambda *x: np.stack(x), *metrics)  # (steps, seeds)
+        learner, stats = self.update(learner, traj, self.obs)
+        return learner, iteration_row(metrics, jax.device_get(stats), np)
