@@ -81,13 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None,
                    help="folder for the candidates (default: the checkout's priors/; the working directory for a wheel)")
     p.add_argument("--max-tokens", type=count, default=llm.MAX_TOKENS, help="reply length limit")
-    style(p, "jnp", "jnp: ask for jax.numpy code; paper: the paper's NumPy prompt (replies translated to jnp)")
+    style(p, "jnp", "jnp: ask for jax.numpy code; paper, paper-verbatim: the paper's NumPy prompt with or without "
+                   "the no-state rule (replies translated to jnp)")
     model(p)
     limits(p)
 
     p = command("prompt", _prompt, "print the exact prompt to paste into any LLM chat (no key, no network); the "
                                    "sha256 of its text goes to stderr")
-    style(p, "paper", "paper: the paper's NumPy prompt (its Figure 2); jnp: the jax.numpy prompt of `generate`")
+    style(p, "paper", "paper: the paper's NumPy prompt (its Figure 2) plus the no-state rule; paper-verbatim: the "
+                     "paper's wording alone; jnp: the jax.numpy prompt of `generate`")
 
     p = command("import", _import, "import LLM answers (markdown, text or Anthropic Messages JSON): extract the "
                                    "code, translate NumPy to jnp, validate, write candidates and import_report.md")

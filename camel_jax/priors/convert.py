@@ -4,6 +4,7 @@ Rules, applied to the syntax tree:
 - `np.f` -> `jnp.f` (when jnp has `f`), `math.f` -> its jnp counterpart; the imports become `import jax.numpy as jnp`;
 - `a[i] = v` -> `a = a.at[i].set(v)` (and `+=`, `-=`, `*=`, `/=` -> `.add/.subtract/.multiply/.divide`); a list
   literal whose items are assigned (`a = [0.0] * 3`) -> `jnp.array(...)`; `clip(a_min=, a_max=)` -> `clip(min=, max=)`;
+- indexing with a list literal (`obs[[5, 7, 9]]`, NumPy's fancy indexing) -> `obs[jnp.array([5, 7, 9])]`;
 - `x if c else y` -> `jnp.where(c, x, y)`; `and`/`or`/`not` -> `jnp.logical_and/or/not`; `a < b < c` -> a
   logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` -> jnp float32;
 - `if`/`elif`/`else` on values -> both branches computed into fresh names, merged with `jnp.where` (an early
@@ -11,7 +12,8 @@ Rules, applied to the syntax tree:
   merged with its value from before the `if`; when it had none, it is left unmerged if nothing after the `if` reads
   it, and refused otherwise (NumPy would raise there);
 - a selection between tuples, lists or dicts (`st, sw = (r, l) if c else (l, r)`, a branch binding a dict) -> a
-  `jnp.where` leaf by leaf, by a helper added to the module (`_where_tree`) that refuses differing structures;
+  `jnp.where` leaf by leaf, by a helper added to the module (`_where_tree`) that refuses differing structures; an
+  array against a tuple or list of numbers (`q / n if n > 0 else (1.0, 0.0)`) is a `jnp.where` of the two as arrays;
 - an `if` (or `x = a if c else b`) that sets names to int constants which the code after it uses in an index
   (`th[st]`, `act[s:s + 3] = ...`) -> the code after it copied into each branch, so every index stays a constant
   (each copy computed, the returned values merged with `jnp.where` as above).
@@ -53,7 +55,7 @@ def {name}(c, a, b):
         return tuple(map(lambda x, y: {inner}(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return list(map(lambda x, y: {inner}(c, x, y), a, b))
-    return jnp.where(c, a, b)
+    return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 '''
 
 
@@ -117,6 +119,12 @@ class _Expressions(ast.NodeTransformer):
         if module is not jnp and not hasattr(jnp, name):
             _fail(node, f"`{node.value.id}.{node.attr}` has no jax.numpy counterpart")
         return ast.copy_location(ast.Attribute(value=ast.Name("jnp", ast.Load()), attr=name, ctx=node.ctx), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        node = self.generic_visit(node)
+        if isinstance(node.slice, ast.List):  # NumPy indexes with a list; jnp needs an array
+            node.slice = ast.copy_location(_jnp("array", node.slice), node.slice)
+        return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
         node = self.generic_visit(node)

@@ -1,7 +1,12 @@
 """Prompts: versioned template files under `priors/prompts/`, filled from a task's spec and its MuJoCo XML.
 
-Two styles of policy prompt (`STYLES`):
-- `paper` (`paper_numpy_v1.md`): the paper's own wording (its Figure 2): a NumPy-only `policy(obs)`, the five
+Three styles of policy prompt (`STYLES`):
+- `paper` (`paper_numpy_v2.md`): `paper-verbatim` plus one paragraph that states the sandbox's contract: `policy` is
+  called once per step with the observation alone and must keep no state between calls. Added because all five Ant
+  answers to the verbatim prompt kept a gait clock between calls (globals or function attributes), which the
+  validator rightly refuses (priors/llm/ant/imported/import_report.md); the paper's priors were plain Python, where
+  such a clock works.
+- `paper-verbatim` (`paper_numpy_v1.md`): the paper's own wording (its Figure 2): a NumPy-only `policy(obs)`, the five
   suggested steps verbatim (including the Hopper figure's "applying positive torque to thigh joints" example),
   `<env_infos>` with the task's MuJoCo XML and its description, observation/action tables, reward and episode end
   (the paper took these from gymnasium's documentation; here they come from `envs/<task>.toml`), "Let's think step
@@ -24,9 +29,10 @@ from pathlib import Path
 from camel_jax import specs
 
 POLICY_PROMPT = "locomotion_v1.md"
-PAPER_PROMPT = "paper_numpy_v1.md"
+PAPER_PROMPT = "paper_numpy_v2.md"
+PAPER_VERBATIM_PROMPT = "paper_numpy_v1.md"
 TRANSLATE_PROMPT = "translate_numpy_v1.md"
-STYLES = {"paper": PAPER_PROMPT, "jnp": POLICY_PROMPT}  # --style of `priors prompt`, `import` and `generate`
+STYLES = {"paper": PAPER_PROMPT, "paper-verbatim": PAPER_VERBATIM_PROMPT, "jnp": POLICY_PROMPT}  # --style of `priors prompt`, `import` and `generate`
 
 
 def prompt_file(name: str) -> Path:

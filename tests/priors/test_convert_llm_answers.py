@@ -17,17 +17,21 @@ from camel_jax.priors.cli import main
 LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"
 
 
-@pytest.mark.parametrize("env, numbers", [("hopper", (1, 3, 5)), ("walker2d", (2, 4))])
-def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers, tmp_path, monkeypatch):
+@pytest.mark.parametrize("env, numbers, style", [("hopper", (1, 3, 5), "paper-verbatim"),
+                                                 ("walker2d", (2, 4), "paper-verbatim"), ("ant", (8, 10), "paper")])
+def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers, style, tmp_path, monkeypatch):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("import touched the network"))
     answers = [str(LLM_ANSWERS / env / f"answer_{n}.md") for n in numbers]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main(["import", *answers, "--env", env, "--out", str(tmp_path), "--model", "test"])
+        code = main(["import", *answers, "--env", env, "--out", str(tmp_path), "--model", "test", "--style", style])
     assert code == 0, out.getvalue()
     assert out.getvalue().splitlines()[:-1] == [f"VALID {tmp_path}/answer_{n}.py" for n in numbers]
     for n in numbers:
         method = parse_header((tmp_path / f"answer_{n}.py").read_text())["method"]
         assert method.startswith("NumPy answer translated to jnp mechanically") and "on 10000 rollout" in method
         load_prior(tmp_path / f"answer_{n}.py", env)  # validated again on loading
+        recorded = parse_header((LLM_ANSWERS / env / ("imported" if style == "paper-verbatim" else "imported_v2")
+                                 / f"answer_{n}.py").read_text())["prompt"]
+        assert parse_header((tmp_path / f"answer_{n}.py").read_text())["prompt"] == recorded  # the prompt replied to

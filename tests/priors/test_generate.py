@@ -103,7 +103,7 @@ def test_paper_style_reply_is_translated_and_saved_with_its_provenance(api_key, 
     assert replay.bodies()[0]["messages"] == [{"role": "user", "content": text}]
     saved = (tmp_path / "hopper_1.py").read_text()
     header = parse_header(saved)
-    assert header["prompt"] == f"priors/prompts/paper_numpy_v1.md sha256:{sha}"
+    assert header["prompt"] == f"priors/prompts/paper_numpy_v2.md sha256:{sha}"
     assert header["prompt_text"].startswith(f"sha256:{hashlib.sha256(text.encode()).hexdigest()} ")
     reply = replay.responses_sent[0]["body"]["content"][1]["text"]
     assert header["answer"] == f"Messages API reply sha256:{hashlib.sha256(reply.encode()).hexdigest()}"

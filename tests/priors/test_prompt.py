@@ -61,7 +61,7 @@ FIGURE_2 = [  # the paper's prompt (its Figure 2), word for word, with the task'
 def test_paper_prompt_is_figure_2_with_the_task(task):
     spec = specs.load(task)
     text, path, sha = prompt.build_prompt(spec, prompt.STYLES["paper"])
-    assert path.name == "paper_numpy_v1.md" and sha == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert path.name == "paper_numpy_v2.md" and sha == hashlib.sha256(path.read_bytes()).hexdigest()
     for part in FIGURE_2:
         assert part.format(gym_id=spec.gym_id, obs_dim=spec.obs_dim, act_dim=spec.act_dim) in text
     assert text.endswith("Let's think step by step.\n") and "jnp" not in text
@@ -71,6 +71,20 @@ def test_paper_prompt_is_figure_2_with_the_task(task):
     assert "$" not in text
 
 
+@pytest.mark.parametrize("task", ["hopper", "walker2d", "ant"])
+def test_paper_style_is_the_verbatim_prompt_plus_the_no_state_rule(task):
+    spec = specs.load(task)
+    v2, _, _ = prompt.build_prompt(spec, prompt.STYLES["paper"])
+    v1, path, _ = prompt.build_prompt(spec, prompt.STYLES["paper-verbatim"])
+    first, rest = v1.split("\n\n", 1)
+    added = v2.removeprefix(first + "\n\n").removesuffix(rest)
+    assert v2 == first + "\n\n" + added + rest and added.count("\n\n") == 1  # exactly one paragraph added
+    assert "pure function" in added and "between calls" in added and "gait phase" in added
+    # the committed answers replied to the verbatim prompt: its rendered text is still the one their report records
+    report = (specs.data_dir("priors") / "llm" / task / "imported" / "import_report.md").read_text()
+    assert path.name == "paper_numpy_v1.md" and f"its text sha256:{prompt.text_sha256(v1)}" in report
+
+
 def _prompt_cli(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -78,7 +92,8 @@ def _prompt_cli(*argv) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@pytest.mark.parametrize("style, template", [("paper", prompt.PAPER_PROMPT), ("jnp", prompt.POLICY_PROMPT)])
+@pytest.mark.parametrize("style, template", [("paper", prompt.PAPER_PROMPT), ("jnp", prompt.POLICY_PROMPT),
+                                             ("paper-verbatim", prompt.PAPER_VERBATIM_PROMPT)])
 def test_prompt_command_prints_the_exact_prompt_offline(monkeypatch, style, template):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("`priors prompt` touched the network"))

@@ -84,6 +84,13 @@ LLM_CONSTRUCTS = {
         "    else:\n        st = 0 if x <= y + 0.01 else 1\n    sw = 1 - st\n    s, w = 3 * st, 3 * sw\n"
         "    act = np.zeros(6)\n    act[w:w + 3] = th[sw], max(x, y), min(x, y)\n    act[s:s + 3] = th[st], -x, -y\n"
         "    return np.clip(act[:3] + 2 * act[3:], -1, 1)\n"),
+    "indexing with a list literal, read and written (ant answers 6, 8, 9 to the v2 prompt)": (
+        "def policy(obs):\n    hip = obs[[0, 2, 4]]\n    vel = obs[[1, 3, 5]]\n    act = np.zeros(3)\n"
+        "    act[[0, 2]] = hip[[2, 0]] - vel[[0, 1]]\n    return np.clip(act + 0.1 * hip, -1, 1)\n"),
+    "an array against a tuple of numbers, unpacked (ant answer 7 to the v2 prompt)": (
+        "def policy(obs):\n    quat = obs[0:4]\n    n = np.linalg.norm(quat)\n"
+        "    w, x, y, z = (quat / n) if n > 3.0 else (1.0, 0.0, 0.0, 0.0)\n"
+        "    return np.clip(np.array([w - x, y * z, x]), -1, 1)\n"),
 }
 
 
