@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from camel_jax import provenance
 from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, iqm_ci, mean_ci
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if not runs and not refs:
         print("compare: nothing to compare; pass --run LABEL=RUN_DIR and/or --reference LABEL=CSV", file=sys.stderr)
         return 2
+    provenance.warn_mixed([path for _, path in runs], "compare")
     data = [(label, load_ours(path), "ours") for label, path in runs]
     data += [(label, load_reference(path), "reference") for label, path in refs]
     budget = min(d["last_step"] for _, d, _ in data)

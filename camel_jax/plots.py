@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax import runs
+from camel_jax import provenance, runs
 
 X_AXES = {"step": "env steps per seed", "wall_s": "wall-clock time (s)"}
 BANDS = {"iqm": "IQM and 95% bootstrap CI over seeds", "t": "mean and 95% CI over seeds (Student t)",
@@ -253,6 +253,7 @@ def plot(run_dirs: list[str | Path], out: str | Path | None = None, x: str = "st
         out = Path(run_dirs[0]) / "plots" / "curves.png"
     if band not in BANDS:  # before reading anything
         raise ValueError(f"--band {band}: use one of {', '.join(BANDS)}")
+    provenance.warn_mixed(run_dirs, "camel-jax plot")
     plot_runs([load_run(d) for d in run_dirs], out, x, labels, smooth, band)
     return Path(out)
 

@@ -2,6 +2,7 @@
 
 Layout of RUN_DIR:
   config.json      the full resolved Config
+  versions.json    what made the run: command line, packages, Python, platform, devices, git commit (provenance.py)
   prior.txt        the prior's source (or a description of the baseline) and its sha256 on the first line
   metrics.csv      one row per log step per seed
   eval.csv         one row per evaluation per seed (unmasked and masked)
@@ -21,7 +22,7 @@ import jax
 import jax.numpy as jnp
 from flax import serialization
 
-from camel_jax import specs
+from camel_jax import provenance, specs
 from camel_jax.config import Config
 from camel_jax.networks import Actor
 
@@ -62,6 +63,7 @@ def create(config: Config, prior_source: str, prior_sha: str, metric_fields: tup
             raise FileExistsError(f"run directory {run_dir} exists; pass --overwrite or choose another --out")
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
+    provenance.record(run_dir)  # versions.json: command, packages, Python, platform, devices, git commit
     (run_dir / "config.json").write_text(dataclasses.replace(config, out=str(run_dir)).to_json())
     (run_dir / "prior.txt").write_text(f"# sha256: {prior_sha}\n{prior_source}")
     for name, base in (("metrics.csv", metric_fields), ("eval.csv", eval_fields)):

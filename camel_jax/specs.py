@@ -7,6 +7,7 @@ from the repository root. Adding a task means adding one spec file (and one prio
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -27,6 +28,7 @@ class TaskSpec:
     name: str
     gym_id: str
     xml: str
+    xml_sha256: str
     frame_skip: int
     episode_length: int
     description: str
@@ -62,10 +64,20 @@ class TaskSpec:
 
     @property
     def xml_path(self) -> Path:
-        """The MuJoCo XML shipped inside the installed gymnasium package (never copied into this repository)."""
+        """The MuJoCo XML shipped inside the installed gymnasium package (never copied into this repository), checked
+        against the spec's `xml_sha256`: a gymnasium release that changes the task stops here (SetupError)."""
         import gymnasium.envs.mujoco as gym_mujoco
 
-        return Path(gym_mujoco.__file__).resolve().parent / "assets" / self.xml
+        path = Path(gym_mujoco.__file__).resolve().parent / "assets" / self.xml
+        check_xml(path, self.xml_sha256, self.name)
+        return path
+
+    def gym_make(self, **kwargs):
+        """`gymnasium.make(gym_id, **kwargs)` after checking the installed XML against `xml_sha256` (`xml_path`)."""
+        import gymnasium as gym
+
+        self.xml_path  # noqa: B018  (the check)
+        return gym.make(self.gym_id, **kwargs)
 
     def markdown_tables(self) -> str:
         """Observation and action tables as markdown (used by the prompt builder and the docs)."""
@@ -74,6 +86,24 @@ class TaskSpec:
         lines += ["", "| action index | name | joint | meaning |", "|---|---|---|---|"]
         lines += [f"| {i} | {r['name']} | {r['joint']} | {r.get('text', '')} |" for i, r in enumerate(self.act_table)]
         return "\n".join(lines)
+
+
+@cache
+def check_xml(path: Path, expected: str, task: str) -> None:
+    """SetupError (one line, with the fix) unless the file at `path` has the sha256 `expected`."""
+    import gymnasium
+
+    from camel_jax.priors.errors import SetupError
+
+    if not path.is_file():
+        raise SetupError(f"task '{task}': {path} is missing from gymnasium {gymnasium.__version__}; install the tested "
+                         "set: pip install -c constraints.txt -e .")
+    found = hashlib.sha256(path.read_bytes()).hexdigest()
+    if found != expected:
+        raise SetupError(f"task '{task}': gymnasium {gymnasium.__version__}'s {path.name} (sha256 {found[:12]}...) is not "
+                         f"the XML this task was validated with ({expected[:12]}...); install the tested set: "
+                         "pip install -c constraints.txt -e . (or re-validate the task and update xml_sha256 in "
+                         f"envs/{task}.toml)")
 
 
 def available() -> tuple[str, ...]:
@@ -92,6 +122,7 @@ def load(name: str) -> TaskSpec:
         name=raw["name"],
         gym_id=raw["gym_id"],
         xml=raw["xml"],
+        xml_sha256=raw["xml_sha256"],
         frame_skip=int(raw["frame_skip"]),
         episode_length=int(raw["episode_length"]),
         description=raw["description"].strip(),

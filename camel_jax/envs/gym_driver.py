@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import gymnasium as gym
 import numpy as np
 
 from camel_jax.specs import TaskSpec
@@ -47,7 +46,7 @@ class GymVecEnv:
         self.num_envs = num_envs
         self.obs_dim = spec.obs_dim
         self.act_dim = spec.act_dim
-        self.envs = [gym.make(spec.gym_id, disable_env_checker=True) for _ in range(num_envs)]
+        self.envs = [spec.gym_make(disable_env_checker=True) for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, spec.obs_dim), np.float32)
         self._running = np.zeros(num_envs, np.float64)
         self._nonfinite = np.zeros(num_envs, np.int32)

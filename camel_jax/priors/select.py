@@ -185,11 +185,9 @@ def rollout_gymnasium(policy: Callable, env_name: str, episodes: int, max_steps:
 
 def make_gym(env_name: str):
     """gymnasium's C MuJoCo v4 task `env_name` (one env, its TimeLimit included)."""
-    import gymnasium as gym
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "v4 is out of date"
-        return gym.make(specs.load(env_name).gym_id)
+        return specs.load(env_name).gym_make()
 
 
 def run_episode(env, act: Callable, seed: int, max_steps: int, record: bool = False) -> tuple:

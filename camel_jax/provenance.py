@@ -1,0 +1,94 @@
+"""What made a run: `RUN_DIR/versions.json`, written when the run directory is made (runs.create).
+
+It holds the exact command line, the installed packages (every distribution, name -> version), Python, the platform,
+the JAX devices, and the git commit of the checkout camel-jax was imported from (with a dirty flag), when there is
+one. `plot` and `bench/compare.py` call `mixed(run_dirs)` and warn when runs were made with different versions of the
+packages that decide the numbers (KEY_PACKAGES) or on different device kinds.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+FILE = "versions.json"
+# The packages whose versions change what a run computes (physics, numerics, the tasks' XMLs, the trainer).
+KEY_PACKAGES = ("camel-jax", "jax", "jaxlib", "mujoco", "mujoco-mjx", "gymnasium", "brax", "flax", "optax", "numpy")
+
+
+def collect() -> dict:
+    """The provenance of this process, as written to versions.json."""
+    import jax
+
+    packages = {}
+    for dist in metadata.distributions():
+        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
+        if name:
+            packages[name] = dist.version
+    devices = jax.devices()
+    return {
+        "command": [Path(sys.argv[0]).name, *sys.argv[1:]],
+        "cwd": str(Path.cwd()),
+        "time_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "devices": {"backend": jax.default_backend(), "count": len(devices),
+                    "kinds": sorted({d.device_kind for d in devices})},
+        "git": git_commit(),
+        "packages": dict(sorted(packages.items())),
+    }
+
+
+def git_commit() -> dict | None:
+    """{"commit", "dirty"} of the checkout camel_jax is imported from; None for a wheel install or without git."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        return None
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=10, check=True).stdout.strip()
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": commit, "dirty": bool(status.strip())}
+
+
+def record(run_dir: Path) -> None:
+    (Path(run_dir) / FILE).write_text(json.dumps(collect(), indent=1) + "\n")
+
+
+def read(run_dir: Path) -> dict | None:
+    path = Path(run_dir) / FILE
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def mixed(run_dirs: list[str | Path]) -> list[str]:
+    """One line per key package (or device kind) whose value differs between the runs; runs without versions.json
+    (made before it existed) are named once."""
+    found = {str(d): read(Path(d)) for d in run_dirs}
+    lines = []
+    missing = [d for d, v in found.items() if v is None]
+    if missing and len(missing) < len(found):
+        lines.append(f"no {FILE} (made by an older camel-jax) in: {', '.join(missing)}")
+    known = {d: v for d, v in found.items() if v is not None}
+    for name in KEY_PACKAGES:
+        values = {d: v["packages"].get(name, "absent") for d, v in known.items()}
+        if len(set(values.values())) > 1:
+            lines.append(f"{name} differs: " + ", ".join(f"{v} ({d})" for d, v in values.items()))
+    kinds = {d: "/".join(v["devices"]["kinds"]) for d, v in known.items()}
+    if len(set(kinds.values())) > 1:
+        lines.append("devices differ: " + ", ".join(f"{v} ({d})" for d, v in kinds.items()))
+    return lines
+
+
+def warn_mixed(run_dirs: list[str | Path], command: str) -> None:
+    """Print `mixed(run_dirs)` to stderr as warnings of `command`."""
+    for line in mixed(run_dirs):
+        print(f"{command}: warning: runs made with different versions: {line}", file=sys.stderr)
