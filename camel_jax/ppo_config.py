@@ -74,6 +74,10 @@ class PPOConfig:
     override_loss: str = "sampled"
     """how a guide's overriding action enters the policy loss: sampled (its log-prob forms the ratio) or value_only
     (the step trains the value alone)"""
+    init_from: str = ""
+    """a finished PPO run directory: seed k starts from that run's final policy, value net and observation
+    statistics of its k-th seed (ULTRA's refinement, or plain PPO continued); the optimiser, its step-size schedule
+    and the reward statistics start afresh"""
     eval_every: int = 10_000
     """env steps between evaluations (rounded down to whole iterations)"""
     eval_episodes: int = 10
@@ -162,8 +166,24 @@ class PPOConfig:
         for name in ("vf_coef", "ent_coef", "alpha", "eval_episodes"):
             if getattr(self, name) < 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(self, name)}")
+        if self.init_from:
+            self._check_init_from()
         if self.wandb and importlib.util.find_spec("wandb") is None:  # before a run directory is made
             raise ValueError("--wandb needs the wandb package: pip install wandb (or drop --wandb)")
+
+    def _check_init_from(self) -> None:
+        base_dir = Path(self.init_from)
+        if not is_ppo_run(base_dir) or not (base_dir / "actor.msgpack").is_file():
+            raise ValueError(f"--init-from {base_dir} is not a finished PPO run (no PPO config.json or actor.msgpack); "
+                             "point it at the run directory of a completed camel-jax train --algo ppo")
+        base = PPOConfig.from_json(base_dir / "config.json")
+        for name in ("env", "hidden", "normalize_obs"):
+            if getattr(base, name) != getattr(self, name):
+                raise ValueError(f"--init-from run has {name}={getattr(base, name)}, this run {getattr(self, name)}; "
+                                 "use the same setting")
+        if len(base.seeds) != len(self.seeds):
+            raise ValueError(f"--init-from run has {len(base.seeds)} seeds, this run {len(self.seeds)}; seed k starts "
+                             "from the run's k-th, so give as many --seeds")
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=2)

@@ -22,6 +22,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
+from flax import serialization
 
 from camel_jax import envs, evaluate, runs
 from camel_jax.checkpoint import Checkpoints
@@ -82,7 +83,10 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
     template = jax.eval_shape(init, keys, hyper, guide_state)
     ckpt = Checkpoints(run_dir, config.keep_checkpoints)
     restored = ckpt.restore(template) if resume_dir is not None else None
-    state, meta = restored or (jax.jit(init)(keys, hyper, guide_state), {"iteration": 0, "wall_s": 0.0})
+    if restored is None:
+        start = load_policy(config.init_from, template) if config.init_from else None
+        restored = jax.jit(init)(keys, hyper, guide_state, start), {"iteration": 0, "wall_s": 0.0}
+    state, meta = restored
     i = meta["iteration"]
     if resume_dir is not None:
         runs.truncate(run_dir, i * config.batch_size)
@@ -129,6 +133,14 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         close_eval()
     progress.done(run_dir)
     return run_dir
+
+
+def load_policy(run_dir: str | Path, template) -> dict:
+    """{"params", "obs_stats"} (leading seed axis) of a finished PPO run; `template`: this run's state (or its
+    shapes), whose learner gives the structure."""
+    learner = getattr(template, "learner", template)
+    like = {"params": learner.params, "obs_stats": learner.obs_stats}
+    return serialization.from_bytes(like, (Path(run_dir) / "actor.msgpack").read_bytes())
 
 
 class _GymSteps:

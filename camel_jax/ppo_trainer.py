@@ -54,14 +54,14 @@ class TrainState:
 
 
 class PPOTrain(NamedTuple):
-    init_learner: Callable  # (key, hyper, guide_state) -> Learner
+    init_learner: Callable  # (key, hyper, guide_state, start) -> Learner
     see: Callable  # (learner, raw obs) -> (learner, normalised obs): statistics updated
     act: Callable  # (learner, norm obs) -> (learner, half-filled Transition, env action)
     observe: Callable  # (learner, transition, env_state) -> (learner, Transition, next norm obs, step metrics)
     observe_act: Callable  # observe, then act on the next obs: (learner, tr, env_state) -> (learner, Transition,
     #                        next half-filled Transition, next env action, step metrics)
     update: Callable  # (learner, rollout Transition (steps, envs, ...), next norm obs) -> (learner, stats)
-    init: Callable  # MJX: (key, hyper, guide_state) -> TrainState
+    init: Callable  # MJX: (key, hyper, guide_state, start) -> TrainState
     run_chunk: Callable  # MJX: (TrainState with a leading seed axis, iterations) -> (same, per-iteration rows)
     greedy: Callable  # (learner, raw obs, masked) -> the mean action (statistics frozen); `masked` is ignored
     net: ppo.ActorCritic
@@ -75,10 +75,12 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
     schedule = ppo.step_size(config.learning_rate, config.anneal_lr, config.iterations, steps_per_update)
     tx = ppo.optimizer(schedule, config.max_grad_norm)
 
-    def init_learner(key, hyper: ppo.Hyper, guide_state=None) -> Learner:
+    def init_learner(key, hyper: ppo.Hyper, guide_state=None, start=None) -> Learner:
+        """`start`: {"params", "obs_stats"} of a finished run (its actor.msgpack) to continue from; None: fresh."""
         k_net, key = jax.random.split(key)
-        params = net.init(k_net, jnp.zeros((1, obs_dim)))
-        return Learner(params=params, opt_state=tx.init(params), obs_stats=normalize.init_stats((obs_dim,)),
+        params = net.init(k_net, jnp.zeros((1, obs_dim))) if start is None else start["params"]
+        obs_stats = normalize.init_stats((obs_dim,)) if start is None else start["obs_stats"]
+        return Learner(params=params, opt_state=tx.init(params), obs_stats=obs_stats,
                        reward_scaler=normalize.init_reward(n), key=key, hyper=hyper, guide_state=guide_state)
 
     def see(learner: Learner, raw_obs):
@@ -133,10 +135,10 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
         stats["learning_rate"] = schedule(opt_state[1][0].count - 1)  # of the update just made (Adam's count)
         return learner.replace(params=params, opt_state=opt_state, key=key), stats
 
-    def init(key, hyper: ppo.Hyper, guide_state=None) -> TrainState:
+    def init(key, hyper: ppo.Hyper, guide_state=None, start=None) -> TrainState:
         k_env, k_learn = jax.random.split(key)
         env_state = env.reset(k_env)
-        learner, obs = see(init_learner(k_learn, hyper, guide_state), env_state.obs)
+        learner, obs = see(init_learner(k_learn, hyper, guide_state, start), env_state.obs)
         return TrainState(learner, env_state, obs)
 
     def run_chunk(state: TrainState, length: int):

@@ -14,7 +14,7 @@ import pytest
 from flax import serialization
 from toy_env import PointGoal
 
-from camel_jax import normalize, ppo
+from camel_jax import evaluate, normalize, ppo
 from camel_jax.envs.autoreset import AutoResetVecEnv
 from camel_jax.ppo_config import PPOConfig, is_ppo_run
 from camel_jax.ppo_trainer import chunk_row, make_train
@@ -239,14 +239,14 @@ def _toy_run(seeds, iterations=2, **kw):
     keys = jnp.stack([jax.random.PRNGKey(s) for s in seeds])
     state = jax.jit(jax.vmap(tr.init))(keys, config.member_hypers())
     state, rows = jax.jit(tr.run_chunk, static_argnums=1)(state, iterations)
-    return state, jax.device_get(rows)
+    return state, jax.device_get(rows), tr
 
 
 def test_vmapped_seeds_equal_single_seed_runs():
     """Keys and env states agree bit for bit; parameters to float rounding (batched matmuls sum in another order)."""
-    both, _ = _toy_run((0, 1))
+    both, _, _ = _toy_run((0, 1))
     for i, seed in enumerate((0, 1)):
-        alone, _ = _toy_run((seed,))
+        alone, _, _ = _toy_run((seed,))
         pick = lambda tree, k: jax.tree.map(lambda x: np.asarray(x[k]), tree)  # noqa: B023
         a, b = pick(alone, 0), pick(both, i)
         np.testing.assert_array_equal(a.learner.key, b.learner.key)
@@ -258,11 +258,14 @@ def test_vmapped_seeds_equal_single_seed_runs():
 
 def test_ppo_learns_the_toy_task():
     """Random actions score -30.7 per episode, moving straight to the goal -1.9 (tests/toy_env.py). With the
-    advantages' sign flipped in the loss the same run ends at -58.7 (checked by hand)."""
-    _, rows = _toy_run((0,), iterations=60)
+    advantages' sign flipped in the loss the same run ends at -58.7 (checked by hand). Then the deterministic policy
+    through evaluate.py's MJX evaluation."""
+    state, rows, tr = _toy_run((0,), iterations=60)
     first = chunk_row(jax.tree.map(lambda x: x[:5], rows))["episode_return"][0]
     last = chunk_row(jax.tree.map(lambda x: x[-10:], rows))["episode_return"][0]
     assert first < -15 and last > -10, (first, last)
+    greedy_return, _ = evaluate.make_mjx_eval(tr, PointGoal(), 64)(state.learner, jax.random.PRNGKey(5)[None], 0.0)
+    assert float(greedy_return[0]) > -4.0  # the mean action, observation statistics frozen (measured: -2.1)
 
 
 # --- whole runs on both backends ------------------------------------------------------------------------------------
@@ -293,11 +296,19 @@ def _final_policy(run_dir):
     return serialization.msgpack_restore((run_dir / "actor.msgpack").read_bytes())
 
 
-def test_gymnasium_run_writes_the_run_directory_and_resumes(tmp_path):
-    from camel_jax.ppo_loop import resume, train
+@pytest.fixture(scope="module")
+def gym_run(tmp_path_factory):
+    from camel_jax.ppo_loop import train
 
-    config = PPOConfig(**TINY, backend="gymnasium", eval_episodes=1, eval_every=384, out=str(tmp_path / "run"))
-    run_dir = train(config)
+    config = PPOConfig(**TINY, backend="gymnasium", eval_episodes=1, eval_every=384,
+                       out=str(tmp_path_factory.mktemp("ppo") / "run"))
+    return config, train(config)
+
+
+def test_gymnasium_run_writes_the_run_directory_and_resumes(gym_run):
+    from camel_jax.ppo_loop import resume
+
+    config, run_dir = gym_run
     _check_run_dir(run_dir, config, evaluated=True)
     policy = _final_policy(run_dir)
     assert policy["params"]["params"]["log_std"].shape == (2, 3)  # (seeds, act_dim)
@@ -305,6 +316,25 @@ def test_gymnasium_run_writes_the_run_directory_and_resumes(tmp_path):
     shutil.rmtree(run_dir / "checkpoints" / "384")  # as if killed before the last checkpoint
     resume(run_dir)  # the envs restart their episodes, so the rows after 256 are new ones
     _check_run_dir(run_dir, config, evaluated=True)
+
+
+def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path):
+    """With a vanishing step size the refined run ends where the base run ended (parameters), and its observation
+    statistics go on counting from the base run's."""
+    from camel_jax.ppo_loop import train
+
+    _, base_dir = gym_run
+    base = _final_policy(base_dir)
+    config = PPOConfig(**{**TINY, "total_steps": 128}, backend="gymnasium", eval_episodes=0, learning_rate=1e-12,
+                       init_from=str(base_dir), out=str(tmp_path / "refined"))
+    refined = _final_policy(train(config))
+    for x, y in zip(jax.tree.leaves(refined["params"]), jax.tree.leaves(base["params"])):
+        np.testing.assert_allclose(x, y, atol=1e-8)
+    np.testing.assert_allclose(refined["obs_stats"]["count"], base["obs_stats"]["count"] + 2 + 128, rtol=1e-6)
+    with pytest.raises(ValueError, match="seeds"):
+        PPOConfig(**{**TINY, "seeds": (0,)}, init_from=str(base_dir)).check()
+    with pytest.raises(ValueError, match="not a finished PPO run"):
+        PPOConfig(**TINY, init_from=str(tmp_path)).check()
 
 
 def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
