@@ -7,8 +7,10 @@ and is checkpointed with the rest of the training state:
   obs        stats updated with the observation first, then clip((obs - mean) / sqrt(var + 1e-8), -clip, clip)
   reward     ret = ret * gamma * (1 - terminated) + r; stats of ret updated; clip(r / sqrt(var + 1e-8), -clip, clip)
              (the return is scaled, never centred; it carries over truncations, as in gymnasium)
-One difference of scope: a batch of envs updates one set of statistics (gymnasium's vector wrappers); CleanRL wraps
-each env separately, which is the same thing at its default of one env.
+Two differences from CleanRL's stack, both small: a batch of envs updates one set of statistics (gymnasium's vector
+wrappers; CleanRL wraps each env separately, the same thing at its default of one env), and only the observations
+the policy acts on are counted (CleanRL's wrappers also count each episode's final observation, which is normalised
+on its way to the vector env's auto-reset and never used: one observation in an episode's length).
 """
 
 from __future__ import annotations

@@ -37,22 +37,29 @@ METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length",
 EVAL_FIELDS = runs.EVAL_FIELDS
 
 
-def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None) -> Path:
-    """Continue the PPO run in `run_dir` from its latest checkpoint (from the start if it has none). A guided run
-    needs its `guide` function again (its state is in the checkpoint)."""
+def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None, truncate: bool = False) -> Path:
+    """Continue the PPO run in `run_dir` from its latest checkpoint (from the start if it has none), as
+    `camel_jax.loop.resume` does for TD3: a finished run is an error, and so are logged rows after the checkpoint
+    unless `truncate`. A guided run needs its `guide` function again (its state is in the checkpoint)."""
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume", PPOConfig)
+    runs.check_resumable(run_dir, config.iterations * config.batch_size)
     if quiet is not None:
         config = dataclasses.replace(config, quiet=quiet)
-    return train(config, resume_dir=run_dir, guide=guide)
+    return train(config, resume_dir=run_dir, guide=guide, truncate=truncate)
 
 
 def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,
-          guide_name: str = "") -> Path:
+          guide_name: str = "", truncate: bool = False) -> Path:
     """Train PPO for `config.seeds` at once; returns the run directory. `guide`, `guide_state` (leading seed axis)
-    and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO."""
+    and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO.
+    `truncate`: a resume may drop logged rows after its checkpoint."""
     t_start = time.time()
     config.check()
+    seeds = len(config.seeds)
+    if guide_state is not None and any(np.shape(x)[:1] != (seeds,) for x in jax.tree.leaves(guide_state)):
+        raise ValueError(f"guide_state needs a leading seed axis of {seeds} on every leaf (one table per seed); "
+                         "stack the per-seed states, e.g. jax.tree.map(lambda *x: jnp.stack(x), *states)")
     use_compile_cache(config.compile_cache)
     if resume_dir is not None:
         run_dir = Path(resume_dir)
@@ -62,7 +69,6 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
                 f"{config.env}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
         source = f"guide: {guide_name or 'unnamed'}" if guide is not None else "none (PPO without guidance)"
         run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS)
-    seeds = len(config.seeds)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
     log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),
@@ -89,7 +95,7 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
     state, meta = restored
     i = meta["iteration"]
     if resume_dir is not None:
-        runs.truncate(run_dir, i * config.batch_size)
+        runs.truncate(run_dir, i * config.batch_size, truncate)
     if venv is not None:
         state = gym.start(state, gym_env_seeds(config, i))
     learner = (lambda: state.learner) if venv is None else (lambda: state)

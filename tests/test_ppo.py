@@ -292,6 +292,12 @@ def _check_run_dir(run_dir, config, evaluated):
     return rows
 
 
+def _drop_rows_after(run_dir, step):
+    for name in ("metrics.csv", "eval.csv"):
+        lines = (run_dir / name).read_text().splitlines(keepends=True)
+        (run_dir / name).write_text("".join(lines[:1] + [x for x in lines[1:] if int(x.split(",")[0]) <= step]))
+
+
 def _final_policy(run_dir):
     return serialization.msgpack_restore((run_dir / "actor.msgpack").read_bytes())
 
@@ -313,7 +319,11 @@ def test_gymnasium_run_writes_the_run_directory_and_resumes(gym_run):
     policy = _final_policy(run_dir)
     assert policy["params"]["params"]["log_std"].shape == (2, 3)  # (seeds, act_dim)
     assert policy["obs_stats"]["count"][0] > 3 * 128  # every step's observation (and the resets) was counted
-    shutil.rmtree(run_dir / "checkpoints" / "384")  # as if killed before the last checkpoint
+    shutil.rmtree(run_dir / "checkpoints" / "384")  # as if killed after logging step 384, before its checkpoint
+    with pytest.raises(ValueError, match="finished"):
+        resume(run_dir)  # every step is logged: nothing to resume
+    (run_dir / "actor.msgpack").unlink()
+    _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
     resume(run_dir)  # the envs restart their episodes, so the rows after 256 are new ones
     _check_run_dir(run_dir, config, evaluated=True)
 
@@ -346,9 +356,25 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
     whole = (run_dir / "actor.msgpack").read_bytes()
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
+    _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
     resume(run_dir)
     assert (run_dir / "actor.msgpack").read_bytes() == whole  # bit for bit: the env states were checkpointed
     resumed = _check_run_dir(run_dir, config, evaluated=False)
     clock = ("steps_per_s", "wall_s")
     assert [{k: v for k, v in r.items() if k not in clock} for r in resumed] == [
         {k: v for k, v in r.items() if k not in clock} for r in rows]
+
+
+def test_bad_settings_are_one_line_errors_before_a_run_directory(tmp_path):
+    from camel_jax.ppo_loop import train
+
+    out = tmp_path / "never"
+    cases = [({"num_minibatches": 5}, "multiple of --num-minibatches"), ({"override_loss": "both"}, "override-loss"),
+             ({"total_steps": 64}, "less than one rollout")]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=message):
+            train(PPOConfig(**{**TINY, **change}, out=str(out)))
+    guide = lambda state, obs: (jnp.zeros((), bool), jnp.zeros(3), jnp.zeros(()))
+    with pytest.raises(ValueError, match="leading seed axis of 2"):
+        train(PPOConfig(**TINY, out=str(out)), guide=guide, guide_state=jnp.zeros(5))
+    assert not out.exists()
