@@ -9,6 +9,7 @@ import dataclasses
 import itertools
 import json
 from pathlib import Path
+from typing import Literal
 
 import jax.numpy as jnp
 
@@ -34,6 +35,9 @@ class Config:
     """task: hopper, walker2d or ant (a spec file in envs/)"""
     backend: str = "mjx"
     """mjx (one compiled program, vectorized) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    mjx_impl: Literal["jax", "warp"] = "jax"
+    """MJX physics: jax (any device) or warp (MuJoCo Warp: an NVIDIA GPU, or its slow CPU path for debugging; needs
+    pip install 'camel-jax[cuda]')"""
     prior: str = "none"
     """a prior file (priors/hopper.py), none (plain TD3), random (random box centres) or expert:RUN_DIR"""
     seeds: tuple[int, ...] = (0,)
@@ -163,6 +167,7 @@ class Config:
         specs.load(self.env)  # unknown task -> ValueError listing the known ones
         if self.backend not in envs.BACKENDS:
             raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
+        envs.check_mjx_impl(self.mjx_impl, self.backend)
         for name in ("total_steps", "num_envs", "updates_per_step", "batch_size", "buffer_size", "policy_frequency",
                      "log_every", "checkpoint_every", "keep_checkpoints"):
             if getattr(self, name) <= 0:

@@ -56,7 +56,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     # a run resumed without its replay buffer refills it: updates wait until it again holds learning_starts rows
     refill_from = (ckpt.latest_step() or 0) // config.num_envs if resume_dir and not config.buffer_in_checkpoint else 0
     if config.backend == "mjx":
-        env = envs.make(config.env, "mjx", config.num_envs)
+        env = envs.make(config.env, "mjx", config.num_envs, config.mjx_impl, seeds * config.num_envs)  # worlds/call
         tr = make_train(config, env, prior.fn, flat_envs=mesh is None, updates_from=refill_from)  # flat: trainer.py
         init = jax.vmap(tr.init)  # state: TrainState (learner and MJX envs)
     else:
@@ -84,7 +84,8 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
 
     mjx_eval = gym_eval = None
     if config.eval_episodes and config.backend == "mjx":
-        mjx_eval = distributed.gathered(evaluate.make_mjx_eval(tr, config.env, config.eval_episodes))
+        eval_env = envs.make_single(config.env, config.mjx_impl, seeds * config.eval_episodes)
+        mjx_eval = distributed.gathered(evaluate.make_mjx_eval(tr, eval_env, config.eval_episodes))
     elif config.eval_episodes:
         gym_eval, close_gym_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
     main = distributed.is_main()  # with several processes, process 0 writes the logs (distributed.py)
