@@ -76,15 +76,19 @@ class ResumeArgs:
     """the run directory to continue (its config.json and checkpoints/)"""
     quiet: bool = False
     """no progress lines (a run started with --quiet stays quiet)"""
+    truncate: bool = False
+    """drop the logged rows after the last checkpoint and continue from it (without it, such rows are an error)"""
 
 
 def _resume(argv: list[str]) -> int:
     args = tyro.cli(ResumeArgs, args=argv, prog="camel-jax resume",
                     description="Continue a run from its latest checkpoint to its --total-steps, with the config it "
-                                "was started with; metrics.csv and eval.csv are first cut back to the checkpoint.")
+                                "was started with. A finished run is left alone; a run with logged rows after its "
+                                "last checkpoint is left alone unless --truncate.")
     from camel_jax.loop import resume
 
-    return _reported("resume", lambda: resume(args.run_dir, quiet=True if args.quiet else None))
+    return _reported("resume", lambda: resume(args.run_dir, quiet=True if args.quiet else None,
+                                              truncate=args.truncate))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -39,7 +39,8 @@ class Config:
     """MJX physics: jax (any device) or warp (MuJoCo Warp: an NVIDIA GPU, or its slow CPU path for debugging; needs
     pip install 'camel-jax[cuda]')"""
     prior: str = "none"
-    """a prior file (priors/hopper.py), none (plain TD3), random (random box centres) or expert:RUN_DIR"""
+    """a prior file (priors/hopper.py), a task name for its shipped prior (hopper), none (plain TD3), random (random
+    box centres) or expert:RUN_DIR"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
     grid: tuple[str, ...] = ()

@@ -26,16 +26,18 @@ from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seed
 from camel_jax.trainer import make_train, summarize
 
 
-def resume(run_dir: str | Path, quiet: bool | None = None) -> Path:
-    """Continue the run in `run_dir` from its latest checkpoint to `total_steps` (from the start if it has none)."""
+def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False) -> Path:
+    """Continue the run in `run_dir` from its latest checkpoint to `total_steps` (from the start if it has none).
+    A finished run is an error, and so are logged rows after the checkpoint unless `truncate` (they are dropped)."""
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume")
+    runs.check_resumable(run_dir, config.total_steps)
     if quiet is not None:
         config = Config(**{**config.__dict__, "quiet": quiet})
-    return train(config, resume_dir=run_dir)
+    return train(config, resume_dir=run_dir, truncate=truncate)
 
 
-def train(config: Config, resume_dir: Path | None = None) -> Path:
+def train(config: Config, resume_dir: Path | None = None, truncate: bool = False) -> Path:
     t_start = time.time()
     config.check()
     use_compile_cache(config.compile_cache)
@@ -77,7 +79,7 @@ def train(config: Config, resume_dir: Path | None = None) -> Path:
     state, meta = restored or (jit_sharded(init, mesh, shardings)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
     i = meta["iteration"]
     if resume_dir is not None and distributed.is_main():
-        runs.truncate(run_dir, i * config.num_envs)  # only once the checkpoint is known to be good
+        runs.truncate(run_dir, i * config.num_envs, truncate)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
         env_state, action = venv.reset(gym_env_seeds(config, i)), None  # action: the next step's, chosen ahead
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)

@@ -79,8 +79,33 @@ def append(run_dir: Path, name: str, fields: tuple[str, ...], rows: list[dict]) 
             w.writerow({k: _fmt(row.get(k, "")) for k in fields})
 
 
-def truncate(run_dir: Path, step: int) -> None:
-    """Drop the CSV rows after env step `step` (a resume continues from there), each file replaced atomically."""
+def last_logged_step(run_dir: Path) -> int:
+    """The largest env step in the run's metrics.csv and eval.csv (0 when they hold no rows)."""
+    steps = [0]
+    for name in ("metrics.csv", "eval.csv"):
+        if (run_dir / name).is_file():
+            with open(run_dir / name, newline="") as f:
+                steps += [int(r[0]) for r in list(csv.reader(f))[1:] if r]
+    return max(steps)
+
+
+def check_resumable(run_dir: Path, total_steps: int) -> None:
+    """ValueError (one line) when the run has already logged all `total_steps`: there is nothing to resume."""
+    last = last_logged_step(run_dir)
+    if last >= total_steps:
+        raise ValueError(f"{run_dir} has finished ({last} of {total_steps} env steps logged); there is nothing to "
+                         f"resume (camel-jax eval {run_dir} scores its actor; train --config {run_dir}/config.json "
+                         "--out NEW_DIR repeats it)")
+
+
+def truncate(run_dir: Path, step: int, allow: bool = False) -> None:
+    """Drop the CSV rows after env step `step` (a resume continues from there), each file replaced atomically.
+    Unless `allow`, rows after `step` are an error instead: a resume never silently cuts a run's logged results."""
+    last = last_logged_step(run_dir)
+    if last > step and not allow:
+        raise ValueError(f"{run_dir} has logged rows up to step {last} but its last checkpoint is at step {step}; "
+                         f"resuming would drop the rows after step {step}: copy the run first, then pass --truncate "
+                         "to continue from the checkpoint")
     for name in ("metrics.csv", "eval.csv"):
         path = run_dir / name
         with open(path, newline="") as f:

@@ -58,9 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     count, seconds = _positive(int), _positive(float)
 
-    def command(name: str, run, help: str) -> argparse.ArgumentParser:
+    def command(name: str, run, help: str, env_help: str = "") -> argparse.ArgumentParser:
         p = commands.add_parser(name, help=help, description=help, formatter_class=_Help)
-        p.add_argument("--env", required=True, choices=specs.available(), help="task name (a spec in envs/)")
+        p.add_argument("--env", required=not env_help, choices=specs.available(),
+                       help=env_help or "task name (a spec in envs/)")
         p.set_defaults(run=run)
         return p
 
@@ -102,7 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=count, default=translate.SAMPLES, help="rollout observations to certify on")
     limits(p)
 
-    p = command("validate", _validate, "check prior files in the sandbox (exit 0 when all are valid, else 1)")
+    p = command("validate", _validate, "check prior files in the sandbox (exit 0 when all are valid, else 1)",
+                env_help="task to check on (default: each file's `# task:` header; a header that disagrees is an "
+                         "error)")
     p.add_argument("files", nargs="+", type=Path, help="prior files")
     p.add_argument("--samples", type=count, default=sandbox.SAMPLES, help="rollout observations to test on")
     limits(p)
@@ -123,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0, help="episode e starts from seed + e")
         p.add_argument("--rank-by", choices=select.RANK_BY, default=rank_by, help="score used for the ranking")
         p.add_argument("--report", type=Path, default=None,
-                       help=f"markdown report path (default: <folder of the first file>/{report})")
+                       help=f"markdown report path, replaced if it exists (default: <folder of the first file>/"
+                            f"{report}, or {Path(report).stem}_2.md, _3.md, ... when that exists: never replaced)")
         p.add_argument("--video", type=Path, default=None, metavar="DIR_OR_GIF",
                        help="draw the first episode of each candidate as DIR/<file stem>.gif (or as this .gif for "
                             "one candidate) with MuJoCo's renderer; needs EGL or OSMesa (see camel_jax/render.py)")
@@ -177,7 +181,8 @@ def _import(args, argv) -> int:
 
 
 def _validate(args, argv) -> int:
-    results = [(f, sandbox.validate_file(f, args.env, args.samples, _limits(args))) for f in args.files]
+    tasks = [loader.task_of(f, args.env) for f in args.files]  # every file's task checked before any runs
+    results = [(f, sandbox.validate_file(f, task, args.samples, _limits(args))) for f, task in zip(args.files, tasks)]
     for f, r in results:
         print(f"{f}: {r.summary}")
     return 0 if all(r.ok for _, r in results) else 1
@@ -208,7 +213,7 @@ def _translate(args, argv) -> int:
 
 def _evaluate(args, argv) -> int:
     default = args.files[0].parent / f"{args.env}_evaluation_{args.backend}.md"
-    results = _rank(args, argv, args.files, args.report or default, choose=False)
+    results = _rank(args, argv, args.files, args.report or loader.unused_path(default), choose=False)
     if args.write_return:
         for r in (r for r in results if r.ok):
             source = r.path.read_text()
@@ -222,7 +227,8 @@ def _select(args, argv) -> int:
     if not files:
         raise SetupError(f"no *.py candidate files in {', '.join(map(str, args.files))}; write or import candidates "
                          "there first (camel-jax priors generate or import)")
-    results = _rank(args, argv, files, args.report or files[0].parent / f"{args.env}_selection.md", choose=True)
+    results = _rank(args, argv, files, args.report or loader.unused_path(files[0].parent / f"{args.env}_selection.md"),
+                    choose=True)
     chosen = [r for r in results if r.ok]
     print(f"chosen: {chosen[0].path}" if chosen else "no candidate chosen: none passed validation")
     return 0 if chosen else 1

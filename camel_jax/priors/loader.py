@@ -55,6 +55,28 @@ def _validate(source: str, env_name: str) -> sandbox.ValidationResult:
     return sandbox.validate_source(source, env_name)
 
 
+def task_of(path: str | Path, env_name: str | None) -> str:
+    """The task to check the prior file at `path` on: `env_name`, else its header's `task:`. SetupError (one line
+    with the fix) when neither names one, or when they disagree."""
+    from camel_jax.priors.errors import SetupError
+
+    task = parse_header(sandbox.read_source(path)).get("task")
+    if env_name is None and task is None:
+        raise SetupError(f"{path} has no `# task:` header; name its task with --env ({', '.join(specs.available())})")
+    if env_name is not None and task is not None and task != env_name:
+        raise SetupError(f"{path} is a prior for {task} (its header says `task: {task}`), not {env_name}; drop --env "
+                         f"or pass --env {task}")
+    return env_name or task
+
+
+def unused_path(path: Path) -> Path:
+    """`path` if nothing is there, else the first free `<stem>_2<suffix>`, `<stem>_3<suffix>`, ... beside it."""
+    candidate, n = path, 2
+    while candidate.exists():
+        candidate, n = path.with_name(f"{path.stem}_{n}{path.suffix}"), n + 1
+    return candidate
+
+
 def parse_header(source: str) -> dict[str, str]:
     """The `# key: value` lines of the provenance header ({} when the file has no camel-jax header)."""
     lines = source.splitlines()
