@@ -28,6 +28,7 @@ from flax import struct
 from camel_jax import buffer as replay
 from camel_jax import masking, td3
 from camel_jax.config import Config
+from camel_jax.memory import replay_capacity
 from camel_jax.td3 import Agent, Hyper
 
 
@@ -68,7 +69,7 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
     resumed at without its buffer. Updates run once more than `learning_starts` env steps have been stored since."""
     n, obs_dim, act_dim = config.num_envs, env.obs_dim, env.act_dim
     nets = td3.make_nets(act_dim, config.hidden, config.learning_rate, config.actor_sees_box)
-    capacity = min(config.buffer_size, config.iterations * n)
+    capacity = replay_capacity(config)
     always_masked = not config.masking_aware  # the paper's control: no epsilon, the box always applies
 
     def box(obs, masked, hyper: Hyper):
