@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 from typing import Annotated, Literal
 
 import tyro
 
-USAGE = """usage: camel-jax {train,resume,sweep,eval,plot,priors} ...
+USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors} ...
 
-  train     train TD3 / CAMEL (camel-jax train --help lists every option with its default)
+  train     train TD3 / CAMEL (camel-jax train --help lists every option with its default); --algo ppo trains PPO
+            (camel-jax train --algo ppo --help); --config RUN_DIR/config.json [overrides] repeats a run
   resume    continue a killed or interrupted run from its latest checkpoint: camel-jax resume RUN_DIR
   sweep     a grid over settings in as few compiled programs as possible: camel-jax sweep --grid delta=0.1,0.3 ...
   eval      evaluate the final actor of a finished run, unmasked and masked: camel-jax eval RUN_DIR --episodes 10
@@ -26,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE)
+        return 0
+    if argv[0] in ("-V", "--version"):
+        print(f"camel-jax {version()}")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "priors":
@@ -61,13 +66,81 @@ def _sweep(argv: list[str]) -> int:
 
 
 def _train(argv: list[str]) -> int:
-    from camel_jax.config import Config
-
-    config = tyro.cli(Config, args=_split_commas(argv), prog="camel-jax train",
-                      description="Train masking-aware TD3 (CAMEL) on MJX or gymnasium MuJoCo.")
-    from camel_jax.loop import train
+    argv = _split_commas(argv)
+    try:
+        algo, argv = _take(argv, "--algo", "td3")
+        config_file, argv = _take(argv, "--config", "")
+        if algo not in ALGOS:
+            raise ValueError(f"--algo {algo}: use one of {', '.join(ALGOS)}")
+        if algo == "ppo":
+            from camel_jax.ppo_config import PPOConfig as cls
+        else:
+            from camel_jax.config import Config as cls
+        default = _from_file(cls, config_file) if config_file else None
+    except (ValueError, FileNotFoundError) as e:
+        print(f"camel-jax train: {e}", file=sys.stderr)
+        return 2
+    config = tyro.cli(cls, args=argv, prog="camel-jax train", default=default,
+                      description=f"Train {ALGOS[algo]} on MJX or gymnasium MuJoCo. --algo td3|ppo picks the "
+                                  "algorithm (default td3); --config FILE starts from a run's config.json or a "
+                                  "preset (the options given here override it).")
+    if algo == "ppo":
+        from camel_jax.ppo_loop import train
+    else:
+        from camel_jax.loop import train
 
     return _reported("train", lambda: train(config))  # train checks the config first
+
+
+ALGOS = {"td3": "masking-aware TD3 (CAMEL; plain TD3 with --prior none)", "ppo": "PPO (CleanRL's defaults)"}
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("camel-jax")
+    except PackageNotFoundError:
+        return "unknown (not installed; pip install -e .)"
+
+
+def _take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
+    """(value of `flag` as `FLAG V` or `FLAG=V`, the other arguments); the last one given wins."""
+    value, rest, i = default, [], 0
+    while i < len(argv):
+        if argv[i] == flag:
+            if i + 1 >= len(argv):
+                raise ValueError(f"{flag} needs a value")
+            value, i = argv[i + 1], i + 2
+        elif argv[i].startswith(flag + "="):
+            value, i = argv[i].split("=", 1)[1], i + 1
+        else:
+            rest.append(argv[i])
+            i += 1
+    return value, rest
+
+
+def _from_file(cls, path: str):
+    """The defaults for `--config FILE`: a run's config.json or a preset holding some fields. Its run directory and
+    --overwrite are not taken over (a repeat names its own --out and never replaces the original)."""
+    import json
+
+    file = Path(path)
+    if not file.is_file():
+        raise FileNotFoundError(f"--config {path}: no such file; give a run's config.json (RUN_DIR/config.json) or a "
+                                "preset file")
+    try:
+        raw = json.loads(file.read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--config {path} is not JSON ({e}); give a run's config.json or a preset") from None
+    fields = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(k for k in raw if k not in fields and not k.startswith("_"))
+    if unknown:
+        raise ValueError(f"--config {path}: unknown settings {', '.join(unknown)} (a {cls.__name__} has none of "
+                         "these; for PPO pass --algo ppo)")
+    raw = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in fields}
+    return cls(**{**raw, "out": "", "overwrite": False})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,15 +248,23 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
 
 def _split_commas(argv: list[str]) -> list[str]:
-    """Accept `--seeds 0,1,2` and `--hidden 256,256` as well as tyro's space-separated form."""
+    """Accept `--seeds 0,1,2`, `--seeds=0,1,2` and `--hidden 256,256` as well as tyro's space-separated form."""
     out, listy = [], False
     for a in argv:
+        flag, eq, value = a.partition("=")
+        if eq and flag in LIST_FLAGS:
+            out += [flag, *[v for v in value.split(",") if v]]
+            listy = False
+            continue
         if listy and not a.startswith("-") and "," in a:
             out += [v for v in a.split(",") if v]
         else:
             out.append(a)
-        listy = a in ("--seeds", "--hidden")
+        listy = a in LIST_FLAGS
     return out
+
+
+LIST_FLAGS = ("--seeds", "--hidden")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ from typing import Literal
 
 import jax.numpy as jnp
 
+from camel_jax import specs
 from camel_jax.td3 import Hyper
+
+TASKS = Literal[specs.available()]  # the spec files in envs/, as command-line choices
 
 # The valid range of every td3.Hyper field, checked for the base value and for each --grid value.
 HYPER_RANGES = {
@@ -31,10 +34,11 @@ HYPER_RANGES = {
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    env: str = "hopper"
-    """task: hopper, walker2d or ant (a spec file in envs/)"""
-    backend: str = "mjx"
-    """mjx (one compiled program, vectorized) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    env: TASKS = "hopper"
+    """task (a spec file in envs/)"""
+    backend: Literal["auto", "mjx", "gymnasium"] = "auto"
+    """auto: mjx on a GPU or TPU, gymnasium on a CPU (the faster one there: the paper's C MuJoCo v4 tasks, one jitted
+    call per step); mjx: one compiled program, vectorized over envs and seeds. config.json records the one used"""
     mjx_impl: Literal["jax", "warp"] = "jax"
     """MJX physics: jax (any device) or warp (MuJoCo Warp: an NVIDIA GPU, or its slow CPU path for debugging; needs
     pip install 'camel-jax[cuda]')"""
@@ -97,7 +101,7 @@ class Config:
     buffer_in_checkpoint: bool = True
     """store the replay buffer in checkpoints (without it a resumed run starts with an empty buffer)"""
     out: str = ""
-    """run directory (default: runs/<env>_<prior>_<time>)"""
+    """run directory; '' means runs/<env>_<backend>_<prior>_<time>"""
     overwrite: bool = False
     """replace an existing run directory"""
     mesh: str = ""
@@ -112,6 +116,15 @@ class Config:
     """log to Weights & Biases too (needs `pip install wandb`; off by default, nothing reaches the network otherwise)"""
     wandb_project: str = "camel-jax"
     """the W&B project of --wandb runs"""
+
+    def resolved(self) -> Config:
+        """This config with `backend="auto"` made concrete: mjx where JAX's default device is an accelerator,
+        gymnasium on a CPU (a laptop's default: it runs the paper's exact tasks and is the faster one there)."""
+        if self.backend != "auto":
+            return self
+        import jax
+
+        return dataclasses.replace(self, backend="gymnasium" if jax.default_backend() == "cpu" else "mjx")
 
     def hyper(self) -> Hyper:
         f = lambda v: jnp.asarray(v, jnp.float32)
@@ -166,8 +179,8 @@ class Config:
         from camel_jax import envs, specs
 
         specs.load(self.env)  # unknown task -> ValueError listing the known ones
-        if self.backend not in envs.BACKENDS:
-            raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
+        if self.backend not in (*envs.BACKENDS, "auto"):
+            raise ValueError(f"unknown backend '{self.backend}'; use --backend auto, mjx or gymnasium")
         envs.check_mjx_impl(self.mjx_impl, self.backend)
         for name in ("total_steps", "num_envs", "updates_per_step", "batch_size", "buffer_size", "policy_frequency",
                      "log_every", "checkpoint_every", "keep_checkpoints"):

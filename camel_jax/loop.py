@@ -39,6 +39,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
 
 def train(config: Config, resume_dir: Path | None = None, truncate: bool = False) -> Path:
     t_start = time.time()
+    config = config.resolved()  # backend "auto" -> mjx or gymnasium, recorded as such in config.json
     config.check()
     use_compile_cache(config.compile_cache)
     distributed.initialize()  # several processes (hosts): from JAX_COORDINATOR_ADDRESS etc.; else nothing

@@ -58,6 +58,7 @@ def run(config: Config) -> Path:
     --overwrite) with sweep.json listing the runs, then train the runs one after the other."""
     from camel_jax.loop import train
 
+    config = config.resolved()
     root, configs = plan(config)
     if root.exists() and not config.overwrite:
         raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")
