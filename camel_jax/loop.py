@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import jax
@@ -20,7 +21,7 @@ import numpy as np
 from camel_jax import distributed, envs, evaluate, runs
 from camel_jax.checkpoint import Checkpoints
 from camel_jax.config import Config
-from camel_jax.priors.baselines import resolve
+from camel_jax.priors.baselines import ResolvedPrior, resolve
 from camel_jax.progress import Progress
 from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
 from camel_jax.trainer import make_train, summarize
@@ -37,13 +38,17 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     return train(config, resume_dir=run_dir, truncate=truncate)
 
 
-def train(config: Config, resume_dir: Path | None = None, truncate: bool = False) -> Path:
+def train(config: Config, resume_dir: Path | None = None, truncate: bool = False, prior: ResolvedPrior | None = None,
+          on_log: Callable[[int, dict], None] | None = None) -> Path:
+    """Train (or, with `resume_dir`, continue) the run of `config`; returns its run directory. `prior`: an already
+    resolved prior instead of `config.prior` (the notebook API's callables); `on_log(step, row)` is called after each
+    log row is written (row: the summary arrays of that chunk, one entry per member)."""
     t_start = time.time()
     config = config.resolved()  # backend "auto" -> mjx or gymnasium, recorded as such in config.json
     config.check()
     use_compile_cache(config.compile_cache)
     distributed.initialize()  # several processes (hosts): from JAX_COORDINATOR_ADDRESS etc.; else nothing
-    prior = resolve(config.prior, config.env)
+    prior = prior or resolve(config.prior, config.env)
     members = config.members()  # the vmapped axis: seeds x grid points
     mesh = make_mesh(config, len(members))  # None: one device; checked before a run directory is made
     run_dir = Path(resume_dir) if resume_dir is not None else Path(distributed.from_main(
@@ -111,6 +116,8 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
         row = distributed.to_host(row)
         if main:
             progress.log(run_dir, step, row)
+            if on_log is not None:
+                on_log(step, row)
         if config.eval_episodes and (i % eval_iters == 0 or i == config.iterations):
             out = _evaluate(config, get_learner(), mjx_eval, gym_eval, step)
             if main:
