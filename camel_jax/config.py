@@ -115,7 +115,9 @@ class Config:
     wandb: bool = False
     """log to Weights & Biases too (needs `pip install wandb`; off by default, nothing reaches the network otherwise)"""
     wandb_project: str = "camel-jax"
-    """the W&B project of --wandb runs"""
+    """the W&B project of --wandb runs (one W&B run per member, grouped by the run directory)"""
+    wandb_entity: str = ""
+    """the W&B entity (team or user); '' means wandb's default (WANDB_ENTITY or your login)"""
 
     def resolved(self) -> Config:
         """This config with `backend="auto"` made concrete: mjx where JAX's default device is an accelerator,

@@ -4,13 +4,14 @@ Each sink gets the per-member rows that `Progress` writes to metrics.csv / eval.
 (NaN means nothing happened in that window: no episode ended, no update yet):
   TensorBoard  RUN_DIR/tb/<member>/ (one writer per member, e.g. tb/seed0, tb/delta0.1_seed0), tags train/... and
                eval/...; a resumed run purges the points after its checkpoint (tensorboardX `purge_step`).
-  W&B          one wandb run per run directory (its id kept in RUN_DIR/wandb_id.txt, so a resume continues it), the
-               config, and the same scalars as <tag>/<member>, e.g. train/episode_return/seed0.
+  W&B          one wandb run per member, grouped by run directory (ids in RUN_DIR/wandb_ids.json, so a resume continues
+               them), each with the config, its member and the same scalars under the same tags.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import secrets
 import time
@@ -64,26 +65,36 @@ class TensorBoard:
 
 
 class WandB:
-    """One Weights & Biases run for the run directory (resumed with it), logging the config and the scalars."""
+    """One Weights & Biases run per member (seed, grid point), all in one group named after the run directory, so
+    W&B's grouped view draws the seeds as one curve with a band; tags: task, backend and prior kind. The ids are kept
+    in RUN_DIR/wandb_ids.json, so a resume continues every member's run."""
 
     def __init__(self, config, run_dir: Path, members: list[dict]):
         import wandb
 
         run_dir = Path(run_dir)
-        id_file = run_dir / "wandb_id.txt"
-        if not id_file.is_file():
-            id_file.write_text(secrets.token_hex(4) + "\n")  # wandb ids: lowercase letters and digits
-        self.names = [member_name(m) for m in members]
-        self.run = wandb.init(project=config.wandb_project, name=run_dir.name, id=id_file.read_text().strip(),
-                              resume="allow", dir=str(run_dir), config=dataclasses.asdict(config))
+        id_file = run_dir / "wandb_ids.json"
+        ids = json.loads(id_file.read_text()) if id_file.is_file() else {}
+        names = [member_name(m) for m in members]
+        for name in names:
+            ids.setdefault(name, secrets.token_hex(4))  # wandb ids: lowercase letters and digits
+        id_file.write_text(json.dumps(ids, indent=1) + "\n")
+        prior = getattr(config, "prior", "none")
+        prior = prior.split(":", 1)[0] if ":" in prior else Path(prior).stem
+        tags = [config.env, config.backend, f"prior:{prior}", f"algo:{getattr(config, 'algo', 'td3')}"]
+        self.runs = [wandb.init(project=config.wandb_project, entity=getattr(config, "wandb_entity", "") or None, group=run_dir.name,
+                                name=f"{run_dir.name}/{name}", id=ids[name], tags=tags, resume="allow",
+                                dir=str(run_dir), config={**dataclasses.asdict(config), "member": member},
+                                reinit="create_new")
+                     for name, member in zip(names, members)]
 
     def log(self, step: int, section: str, rows: list[dict]) -> None:
-        data = {f"{tag}/{name}": value for name, row in zip(self.names, rows, strict=True)
-                for tag, value in scalars(section, row).items()}
-        self.run.log(data, step=step)
+        for run, row in zip(self.runs, rows, strict=True):
+            run.log(scalars(section, row), step=step)
 
     def close(self) -> None:
-        self.run.finish()
+        for run in self.runs:
+            run.finish()
 
 
 def open_sinks(config, run_dir: Path, start_step: int) -> list:

@@ -99,6 +99,10 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     main = distributed.is_main()  # with several processes, process 0 writes the logs (distributed.py)
     progress = Progress(config if main else Config(**{**config.__dict__, "quiet": True}), t_start - meta["wall_s"],
                         i * config.num_envs)
+    cache = jax.config.jax_compilation_cache_dir if config.compile_cache else None
+    progress.note(f"compiling the {'training chunk' if config.backend == 'mjx' else 'update'} (XLA; the first log line "
+                  "waits for it; " + (f"cached in {cache} for later runs of these settings)" if cache else
+                                      "no compile cache)"))
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if config.backend == "mjx":

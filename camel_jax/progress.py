@@ -38,6 +38,13 @@ class Progress:
             self.bar = tqdm(total=config.total_steps, initial=start_step, unit="step", file=stream, dynamic_ncols=True,
                             unit_scale=True, desc=f"{config.env} x{len(self.members)}")
 
+    def note(self, text: str) -> None:
+        """A status line (e.g. "compiling ..."): above the bar, or printed; nothing when quiet."""
+        if self.bar is not None:
+            self.bar.write(text)
+        elif not self.config.quiet:
+            print(text, flush=True)
+
     def log(self, run_dir: Path, step: int, row: dict) -> None:
         now = time.time()
         sps = (step - self.last_step) * len(self.members) / max(now - self.last_t, 1e-9)

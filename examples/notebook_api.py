@@ -10,10 +10,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-import camel_jax as cj  # noqa: E402
+import camel_jax as cj
 
 out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/notebook")
 steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000

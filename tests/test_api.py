@@ -11,8 +11,8 @@ import pytest
 import camel_jax as cj
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = dict(env="hopper", backend="gymnasium", seeds=(0, 1), total_steps=400, learning_starts=200, eval_every=200,
-            eval_episodes=1, log_every=100, batch_size=32, hidden=(16, 16), quiet=True)
+TINY = {"env": "hopper", "backend": "gymnasium", "seeds": (0, 1), "total_steps": 400, "learning_starts": 200,
+        "eval_every": 200, "eval_episodes": 1, "log_every": 100, "batch_size": 32, "hidden": (16, 16), "quiet": True}
 
 
 def test_train_returns_the_curves_and_a_callable_prior_works(tmp_path):
@@ -51,7 +51,7 @@ def test_load_prior_by_name_or_path():
 
 def test_the_example_script_runs(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "notebook_api.py"), str(tmp_path), "400"],
-                         capture_output=True, text=True, timeout=900)
+                         capture_output=True, text=True, timeout=900, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "CAMEL (shipped prior): unmasked eval return" in out.stdout and "TD3: unmasked eval return" in out.stdout
     assert (tmp_path / "curves.png").stat().st_size > 10_000

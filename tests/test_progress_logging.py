@@ -211,18 +211,23 @@ def test_a_training_run_reports_lines_tensorboard_and_wandb(tmp_path):
         assert points["eval/return_masked"][0][0] == 600
 
     calls = [json.loads(ln) for ln in log.read_text().splitlines()]
-    init = calls[0]
-    assert init["call"] == "init" and calls[-1]["call"] == "finish"
-    assert init["project"] == "test-proj" and init["name"] == "run" and init["resume"] == "allow"
-    assert init["id"] == (out / "wandb_id.txt").read_text().strip() and init["dir"] == str(out)
-    assert init["config"] == json.loads((out / "config.json").read_text())
+    inits = [c for c in calls if c["call"] == "init"]
+    ids = json.loads((out / "wandb_ids.json").read_text())
+    assert [(c["name"], c["id"], c["group"]) for c in inits] == [("run/seed0", ids["seed0"], "run"),
+                                                                   ("run/seed1", ids["seed1"], "run")]
+    config = json.loads((out / "config.json").read_text())
+    for c, seed in zip(inits, (0, 1)):
+        assert c["project"] == "test-proj" and c["resume"] == "allow" and c["dir"] == str(out)
+        assert c["config"] == {**config, "member": {"seed": seed}} and c["entity"] is None
+        assert c["tags"] == ["hopper", "gymnasium", "prior:random", "algo:td3"]
+    assert [c["call"] for c in calls[-2:]] == ["finish", "finish"]
     logs = [c for c in calls if c["call"] == "log"]
-    assert [c["step"] for c in logs] == [300, 600, 600]
-    assert {"train/epsilon/seed0", "train/epsilon/seed1", "train/steps_per_s/seed0"} <= set(logs[0]["data"])
-    assert logs[0]["data"]["train/epsilon/seed0"] == pytest.approx(0.0)  # 1 - 300 / (0.5 * 600)
-    assert set(logs[2]["data"]) == {f"eval/return_{k}/seed{s}" for k in ("unmasked", "masked") for s in (0, 1)}
+    assert [c["step"] for c in logs] == [300, 300, 600, 600, 600, 600]  # each member's run, train then eval
+    assert {"train/epsilon", "train/steps_per_s"} <= set(logs[0]["data"])
+    assert logs[0]["data"]["train/epsilon"] == pytest.approx(0.0)  # 1 - 300 / (0.5 * 600)
+    assert set(logs[4]["data"]) == {"eval/return_unmasked", "eval/return_masked"}
     csv_eval = (out / "eval.csv").read_text().splitlines()[1].split(",")
-    assert logs[2]["data"]["eval/return_unmasked/seed0"] == pytest.approx(float(csv_eval[2]), rel=1e-5)
+    assert logs[4]["data"]["eval/return_unmasked"] == pytest.approx(float(csv_eval[2]), rel=1e-5)
 
 
 def test_wandb_without_the_package_is_a_one_line_error_naming_the_fix(tmp_path, monkeypatch):
