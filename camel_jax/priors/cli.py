@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("select", _select, "rank candidate priors by forward progress and staying healthy (not by return "
                                    "alone), optionally draw each, and write a report naming the chosen one")
     p.add_argument("files", nargs="+", type=Path, help="candidate prior files, or folders of them (every *.py)")
-    rollouts(p, "gymnasium", "progress", "<env>_selection.md")
+    rollouts(p, "gymnasium", "speed", "<env>_selection.md")
     return parser
 
 

@@ -41,8 +41,9 @@ from camel_jax.priors import loader
 from camel_jax.priors.errors import PriorError, SetupError
 
 BACKENDS = ("mjx", "gymnasium")
-RANK_BY = ("return", "forward", "progress")
+RANK_BY = ("return", "forward", "progress", "speed")
 STAND_CREDIT_M = 0.1  # what staying up for a whole episode is worth in the progress score, in metres
+GAIT_STEPS = 100  # the speed score's full weight needs this many steps up (a few gait cycles; Hopper: 0.8 s)
 SCORE_DOC = {
     "return": "mean episode return (higher first); ties broken by fewer falls, then by more forward progress",
     "forward": "mean forward progress (higher first); ties broken by fewer falls, then by higher mean return",
@@ -50,6 +51,11 @@ SCORE_DOC = {
                  "x the fraction of the step limit the episode lasted (length / max steps), higher first: it rewards "
                  f"moving forward and staying healthy, so a robot that only stands scores about {STAND_CREDIT_M}, "
                  "one that falls at once about 0; ties broken by fewer falls, then by higher mean return"),
+    "speed": ("speed, the mean over episodes of the forward speed while up (forward progress / episode duration, in "
+              f"m/s) x min(1, length / {GAIT_STEPS} steps), higher first: it rewards a prior whose actions move the "
+              "robot forward, however soon it falls, and gives nothing for standing (a robot that stands scores "
+              f"about 0; a lunge that falls within a few steps is weighted down by length / {GAIT_STEPS}); ties "
+              "broken by fewer falls, then by higher mean return"),
 }
 
 
@@ -62,6 +68,7 @@ class Evaluation:
     lengths: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, int))
     fell: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, bool))
     max_steps: int = 0  # the step limit of the episodes
+    dt: float = 0.0  # seconds per env step (the model's timestep x frame_skip)
     video: Path | None = None  # the GIF of the first episode, if one was drawn
 
     @property
@@ -72,6 +79,9 @@ class Evaluation:
         """The score named `rank_by` (see SCORE_DOC), higher is better."""
         if rank_by == "progress":
             return float(np.mean((self.forward + STAND_CREDIT_M) * self.lengths / self.max_steps))
+        if rank_by == "speed":
+            steps = np.maximum(self.lengths, 1)
+            return float(np.mean(self.forward / (steps * self.dt) * np.minimum(1.0, steps / GAIT_STEPS)))
         return float((self.returns if rank_by == "return" else self.forward).mean())
 
     def score(self, rank_by: str) -> tuple:
@@ -113,8 +123,15 @@ def evaluate(paths: list[str | Path], env_name: str, episodes: int = 10, backend
         for (path, _), (*m, qpos), target in zip(loaded, metrics, targets):
             if target is not None:
                 render.write_video(env_name, qpos, target)
-            results.append(Evaluation(path, "", *m, max_steps=max_steps, video=target))
+            results.append(Evaluation(path, "", *m, max_steps=max_steps, dt=step_seconds(spec), video=target))
     return sorted(results, key=lambda r: r.score(rank_by))
+
+
+def step_seconds(spec: specs.TaskSpec) -> float:
+    """Seconds per env step of task `spec`: its MuJoCo timestep x frame_skip."""
+    import mujoco
+
+    return float(mujoco.MjModel.from_xml_path(str(spec.xml_path)).opt.timestep) * spec.frame_skip
 
 
 def video_paths(video: str | Path, paths: list[Path]) -> list[Path]:

@@ -86,12 +86,31 @@ def test_progress_score_puts_moving_above_standing_above_falling():
     assert sorted([shaky, steady, richer], key=lambda r: r.score("progress")) == [richer, steady, shaky]
 
 
+def test_speed_score_ranks_a_prior_that_moves_above_ones_that_stand():
+    # bench/results/selector_hopper.md: the LLM's Hopper candidates as `priors select` measured them; CAMEL trained
+    # best with the one that moves and falls (answer_3), worst with the standers that `progress` ranked first
+    dt = 0.008
+    mover = _synthetic("answer_3.py", 239.0, 0.84, 134, True)
+    stander = _synthetic("answer_5.py", 1046.0, 0.37, 1000, False)
+    still = _synthetic("answer_4.py", 1010.0, 0.08, 1000, False)
+    lunging = _synthetic("lunging.py", 80.0, 0.5, 20, True)
+    for e in (mover, stander, still, lunging):
+        object.__setattr__(e, "dt", dt)
+    assert mover.value("speed") == pytest.approx(0.84 / (134 * dt))  # past GAIT_STEPS: full weight
+    assert stander.value("speed") == pytest.approx(0.37 / 8.0) and still.value("speed") == pytest.approx(0.01)
+    assert lunging.value("speed") == pytest.approx(0.5 / (20 * dt) * 20 / select.GAIT_STEPS)
+    assert sorted([still, lunging, stander, mover], key=lambda r: r.score("speed")) == [mover, lunging, stander, still]
+    assert sorted([still, stander, mover], key=lambda r: r.score("progress"))[-1] == mover  # what progress did
+    assert select.step_seconds(select.specs.load("hopper")) == pytest.approx(0.008)
+
+
 def test_select_ranks_a_folder_by_progress_and_names_the_chosen_one(capsys, tmp_path):
     folder = tmp_path / "candidates"
     folder.mkdir()
     for p in (HOPPER, STAND, TIPS, NAN):
         shutil.copy(p, folder / p.name)
-    code = cli.main(["select", str(folder), "--env", "hopper", "--episodes", "1", "--max-steps", "150"])
+    code = cli.main(["select", str(folder), "--env", "hopper", "--episodes", "1", "--max-steps", "150",
+                     "--rank-by", "progress"])
     out = capsys.readouterr().out
     report = folder / "hopper_selection.md"
     text = report.read_text()
