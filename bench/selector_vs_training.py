@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from camel_jax import runs as run_dirs
 from camel_jax.priors import select
 
 PICK = "speed"  # the score `priors select` ranks by (it was "progress" until this check; both are in the table)
@@ -74,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     valid = [path for path in paths if evaluations[path].ok]
     for path in valid:
         run = args.runs / path.stem
-        if not (run / "actor.msgpack").is_file():
+        finished = (run / "config.json").is_file() and \
+            run_dirs.last_logged_step(run) >= json.loads((run / "config.json").read_text())["total_steps"]
+        if not finished:
             if not args.train:
                 raise SystemExit(f"selector_vs_training: {run} has not finished; pass --train or finish it first")
             cmd = ["camel-jax", "resume", str(run), "--quiet"] if (run / "config.json").is_file() else \
