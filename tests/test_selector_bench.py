@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-import selector_vs_training  # noqa: E402
+import selector_vs_training
 
 
 def test_selector_check_reads_the_committed_runs(tmp_path):
