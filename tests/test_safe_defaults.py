@@ -14,7 +14,7 @@ from camel_jax.priors.baselines import resolve
 from camel_jax.priors.cli import main as priors_main
 
 ROOT = Path(__file__).resolve().parents[1]
-QUICKSTART = ROOT / "bench" / "results" / "quickstart"
+QUICKSTART = ROOT / "bench" / "results" / "quickstart" / "camel"
 
 
 def _digests(run_dir: Path) -> dict[str, str]:
