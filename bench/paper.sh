@@ -24,7 +24,7 @@ for m in $methods; do
     *) echo "unknown method $m (td3 camel random control expert)" >&2; exit 2 ;;
   esac
   if [ -f "$out/$m/actor.msgpack" ]; then echo "$m: done already"; continue; fi
-  if [ -f "$out/$m/config.json" ]; then camel-jax resume "$out/$m" --quiet
+  if [ -f "$out/$m/config.json" ]; then camel-jax resume "$out/$m" --quiet --truncate  # an interrupted run
   else camel-jax train "${common[@]}" "${args[@]}" --out "$out/$m"; fi
   echo "$m: finished $(date -u +%FT%TZ)"
 done

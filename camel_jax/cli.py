@@ -77,6 +77,7 @@ def _train(argv: list[str]) -> int:
         else:
             from camel_jax.config import Config as cls
         default = _from_file(cls, config_file) if config_file else None
+        _check_choices(cls, argv)
     except (ValueError, FileNotFoundError) as e:
         print(f"camel-jax train: {e}", file=sys.stderr)
         return 2
@@ -119,6 +120,28 @@ def _take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
             rest.append(argv[i])
             i += 1
     return value, rest
+
+
+CHOICE_NAMES = {"env": "task", "backend": "backend", "mjx_impl": "MJX implementation"}
+
+
+def _check_choices(cls, argv: list[str]) -> None:
+    """One line naming the bad value and the choices for every Literal-typed option in `argv` (tyro's own message
+    is a multi-line box)."""
+    import typing
+
+    hints = typing.get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        choices = typing.get_args(hints[field.name]) if typing.get_origin(hints[field.name]) is Literal else ()
+        if not choices:
+            continue
+        flag = "--" + field.name.replace("_", "-")
+        for i, arg in enumerate(argv):
+            value = argv[i + 1] if arg == flag and i + 1 < len(argv) else arg.partition("=")[2] \
+                if arg.startswith(flag + "=") else None
+            if value is not None and value not in choices:
+                what = CHOICE_NAMES.get(field.name, field.name)
+                raise ValueError(f"unknown {what} '{value}'; use {flag} with one of: {', '.join(choices)}")
 
 
 def _from_file(cls, path: str):

@@ -37,7 +37,7 @@ class Config:
     env: TASKS = "hopper"
     """task (a spec file in envs/)"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
-    """auto: mjx on a GPU or TPU, gymnasium on a CPU (the faster one there: the paper's C MuJoCo v4 tasks, one jitted
+    """auto: mjx on a GPU or TPU (or with --mjx-impl warp, --mesh or several processes), gymnasium on a CPU (the faster one there: the paper's C MuJoCo v4 tasks, one jitted
     call per step); mjx: one compiled program, vectorized over envs and seeds. config.json records the one used"""
     mjx_impl: Literal["jax", "warp"] = "jax"
     """MJX physics: jax (any device) or warp (MuJoCo Warp: an NVIDIA GPU, or its slow CPU path for debugging; needs
@@ -126,7 +126,9 @@ class Config:
             return self
         import jax
 
-        return dataclasses.replace(self, backend="gymnasium" if jax.default_backend() == "cpu" else "mjx")
+        # MuJoCo Warp is an MJX implementation; a device mesh and several processes shard MJX's envs
+        mjx = jax.default_backend() != "cpu" or self.mjx_impl == "warp" or bool(self.mesh) or jax.process_count() > 1
+        return dataclasses.replace(self, backend="mjx" if mjx else "gymnasium")
 
     def hyper(self) -> Hyper:
         f = lambda v: jnp.asarray(v, jnp.float32)

@@ -41,12 +41,12 @@ def check_finished(run_dir: Path) -> Config:
     config = runs.read_config(run_dir, "eval")
     if not (run_dir / "actor.msgpack").is_file():
         last = runs.last_logged_step(run_dir)
-        if last >= config.total_steps:
+        if last >= config.total_steps and not runs.has_checkpoint(run_dir):
             raise FileNotFoundError(f"{run_dir} finished ({last} of {config.total_steps} env steps logged) but has no "
                                     "actor.msgpack (it was not kept or not committed), so there is no actor to "
                                     f"evaluate; its CSVs hold its results. To get one, repeat the run: camel-jax train "
                                     f"--config {run_dir}/config.json --out NEW_DIR")
-        raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished ({last} of "
+        raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished writing it ({last} of "
                                 f"{config.total_steps} env steps logged); resume it first (camel-jax resume {run_dir})")
     return config
 

@@ -89,10 +89,18 @@ def last_logged_step(run_dir: Path) -> int:
     return max(steps)
 
 
+def has_checkpoint(run_dir: Path) -> bool:
+    """Whether RUN_DIR/checkpoints/ holds a saved step."""
+    checkpoints = Path(run_dir) / "checkpoints"
+    return checkpoints.is_dir() and any(p.name.isdigit() for p in checkpoints.iterdir())
+
+
 def check_resumable(run_dir: Path, total_steps: int) -> None:
-    """ValueError (one line) when the run has already logged all `total_steps`: there is nothing to resume."""
+    """ValueError (one line) when the run has logged all `total_steps` and there is nothing left to do: it has its
+    actor, or it has no checkpoint to write one from (a run killed after its final checkpoint but before writing
+    actor.msgpack is resumable: it only writes the actor)."""
     last = last_logged_step(run_dir)
-    if last >= total_steps:
+    if last >= total_steps and ((run_dir / "actor.msgpack").is_file() or not has_checkpoint(run_dir)):
         raise ValueError(f"{run_dir} has finished ({last} of {total_steps} env steps logged); there is nothing to "
                          f"resume (camel-jax eval {run_dir} scores its actor; train --config {run_dir}/config.json "
                          "--out NEW_DIR repeats it)")

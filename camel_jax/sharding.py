@@ -46,6 +46,7 @@ def make_mesh(config, members: int) -> Mesh | None:
     if not spec and processes == 1:
         return None
     seeds, envs = (spec.get("seeds", 1), spec.get("envs", 1)) if spec else (len(devices), 1)
+    config = config.resolved()  # backend "auto" -> the one the run will use
     if processes > 1 and config.backend != "mjx":
         raise ValueError("several processes need --backend mjx (the gymnasium envs step on one host)")
     if envs > 1 and config.backend != "mjx":

@@ -72,3 +72,5 @@ def test_config_never_inherits_out_or_overwrite(captured, tmp_path, capsys):
 def test_auto_backend_resolves_by_device():
     assert Config().backend == "auto" and Config().resolved().backend == "gymnasium"  # CI: a CPU
     assert dataclasses.replace(Config(), backend="mjx").resolved().backend == "mjx"
+    for mjx_only in ({"mesh": "seeds=1"}, {"mjx_impl": "warp"}):  # settings that exist only on MJX pick it
+        assert dataclasses.replace(Config(), **mjx_only).resolved().backend == "mjx"

@@ -103,7 +103,7 @@ def test_two_processes_resume_their_sharded_checkpoint_and_end_where_the_whole_r
     shutil.copytree(two, run)
     shutil.rmtree(run / "checkpoints" / "400")
     (run / "actor.msgpack").unlink()
-    _run(["resume", run, "--quiet"], tmp_path / "resume", processes=2, devices=2)
+    _run(["resume", run, "--quiet", "--truncate"], tmp_path / "resume", processes=2, devices=2)
     assert (run / "actor.msgpack").read_bytes() == (one / "actor.msgpack").read_bytes()
     assert _rows(run / "metrics.csv") == _rows(one / "metrics.csv")
     assert checkpoint.load(run)[1]["checksum"] == checkpoint.load(one)[1]["checksum"]

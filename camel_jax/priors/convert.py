@@ -55,6 +55,8 @@ def {name}(c, a, b):
         return tuple(map(lambda x, y: {inner}(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return list(map(lambda x, y: {inner}(c, x, y), a, b))
+    if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+        return jnp.where(c, a, b)  # two different structures: jnp.where refuses them (a TypeError), never truncates
     return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 '''
 

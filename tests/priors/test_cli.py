@@ -36,7 +36,7 @@ def test_validate_valid_and_invalid(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["validate", "missing.py", "--env", "hopper"], "prior file not found: missing.py"),
     (["validate", str(GOOD), "--env", "cheetah"], "invalid choice: 'cheetah'"),
-    (["validate", str(GOOD)], "the following arguments are required: --env"),
+    (["validate", str(GOOD)], "has no `# task:` header; name its task with --env"),
     (["evaluate", "missing.py", "--env", "hopper"], "prior file not found"),
     (["translate", "missing.py", "--env", "hopper", "--no-llm"], "prior file not found"),
     (["validate", str(GOOD), "--env", "hopper", "--timeout", "0"], "'0' is not a positive float"),
