@@ -70,12 +70,9 @@ def make_env(name: str = "hopper", backend: str = "gymnasium", num_envs: int = 1
 def load_prior(prior: str | Path, env: str | None = None) -> Callable:
     """A prior file (validated in the sandbox first) or a task name's shipped prior, as a jittable obs -> act. The task
     comes from `env` or the file's header."""
-    from camel_jax import specs
     from camel_jax.priors import loader
 
-    path = Path(prior)
-    if not path.exists() and str(prior) in specs.available():
-        path = loader.shipped_prior(str(prior))
+    path = loader.prior_path(prior)
     return loader.load_prior(path, loader.task_of(path, env))
 
 

@@ -48,14 +48,12 @@ def resolve(prior: str, env_name: str) -> ResolvedPrior:
         run_dir = Path(prior.split(":", 1)[1])
         fn, member, why = expert_prior(run_dir, env_name)
         return ResolvedPrior(fn, "expert", f"expert: actor of run {run_dir}, member {member} ({why})\n")
-    from camel_jax.priors.loader import load_prior, shipped_prior
+    from camel_jax.priors.loader import load_prior, prior_path
 
-    path = Path(prior)
-    if not path.exists() and prior in specs.available():  # a shipped prior by task name, also from a wheel install
-        if prior != env_name:
-            raise ValueError(f"--prior {prior} is the shipped prior of {prior}, not of {env_name}; use --prior "
-                             f"{env_name} or a prior file written for {env_name}")
-        path = shipped_prior(prior)
+    path = prior_path(prior)
+    if path != Path(prior) and prior != env_name:  # a shipped prior by task name, for another task
+        raise ValueError(f"--prior {prior} is the shipped prior of {prior}, not of {env_name}; use --prior "
+                         f"{env_name} or a prior file written for {env_name}")
     return ResolvedPrior(load_prior(path, env_name), "file", path.read_text())
 
 

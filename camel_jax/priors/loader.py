@@ -50,6 +50,13 @@ def shipped_prior(env_name: str) -> Path:
     return specs.data_dir("priors") / f"{env_name}.py"
 
 
+def prior_path(prior: str | Path) -> Path:
+    """`prior` as a file: a task name that is not an existing path means that task's shipped prior (also from a
+    wheel install, where priors/ lives inside the package)."""
+    path = Path(prior)
+    return shipped_prior(str(prior)) if not path.exists() and str(prior) in specs.available() else path
+
+
 @lru_cache(maxsize=64)
 def _validate(source: str, env_name: str) -> sandbox.ValidationResult:
     return sandbox.validate_source(source, env_name)
