@@ -6,6 +6,9 @@ The actor is RUN_DIR/actor.msgpack (written when a run finishes). The prior is t
 prior file, the copy saved in RUN_DIR/prior.txt (checked against its sha256), so an edited or moved file changes
 nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/evaluate.py.
 
+A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/ppo_eval.py: its deterministic
+mean action on observations normalised with the run's statistics, unmasked only (PPO has no mask).
+
 With `video`, each member's first unmasked evaluation episode is drawn as a GIF (camel_jax/render.py): the member's
 greedy actor, unmasked, on gymnasium's C MuJoCo task from env seed `seed` (episode 0's initial state), into
 `video/<member>.gif`; its path and return are kept in the member's entry (`video`, `video_return`). The videos come
@@ -25,6 +28,7 @@ import numpy as np
 
 from camel_jax import envs, evaluate, render, runs, specs
 from camel_jax.config import Config
+from camel_jax.ppo_config import is_ppo_run
 from camel_jax.priors import select
 from camel_jax.priors.baselines import ResolvedPrior, resolve
 from camel_jax.td3 import Agent
@@ -33,12 +37,13 @@ from camel_jax.trainer import Learner, make_train
 RESULT = "eval_final.json"
 
 
-def check_finished(run_dir: Path) -> Config:
-    """The run's Config; FileNotFoundError / ValueError with one line naming the fix if it is not a finished run."""
+def check_finished(run_dir: Path, cls=Config, command: str = "eval"):
+    """The run's config (`cls`: Config, or PPOConfig); FileNotFoundError / ValueError with one line naming the fix
+    if it is not a finished run."""
     if not run_dir.is_dir():
         what = "is not a directory" if run_dir.exists() else "does not exist"
-        raise FileNotFoundError(f"{run_dir} {what}; point eval at a run directory made by camel-jax train")
-    config = runs.read_config(run_dir, "eval")
+        raise FileNotFoundError(f"{run_dir} {what}; point {command} at a run directory made by camel-jax train")
+    config = runs.read_config(run_dir, command, cls)
     if not (run_dir / "actor.msgpack").is_file():
         last = runs.last_logged_step(run_dir)
         if last >= config.total_steps and not runs.has_checkpoint(run_dir):
@@ -73,17 +78,17 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     if backend not in envs.BACKENDS:
         raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
-    config = check_finished(run_dir)
+    if is_ppo_run(run_dir):
+        from camel_jax import ppo_eval
+
+        config, tr, learner = ppo_eval.load_run(run_dir)
+        flags, about = {"unmasked": 0.0}, {"algo": "ppo", "prior": "none"}
+    else:
+        config, tr, learner = td3_policy(run_dir)
+        flags, about = {"unmasked": 0.0, "masked": 1.0}, {"prior": config.prior}
     if video is not None:
         render.backend()  # no GL: one line before any work
-    _, actor = runs.load_actor(run_dir)
-    prior = run_prior(run_dir, config)
     members = config.members()
-    # greedy() reads only the actor and the hyperparameters (the box); make_train only the spec's dimensions here
-    tr = make_train(config, specs.load(config.env), prior.fn)
-    agent = Agent(actor=actor, critic=None, target_actor=None, target_critic=None, actor_opt=None, critic_opt=None)
-    learner = Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
-    flags = {"unmasked": 0.0, "masked": 1.0}
     if backend == "gymnasium":
         run, close = evaluate.make_gym_eval(tr, config.env, episodes, len(members))
         try:
@@ -104,8 +109,19 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
                                                      Path(video) / f"{_file_name(row)}.gif")
             row["video"] = str(path)
         rows.append(row)
-    return {"run_dir": str(run_dir), "env": config.env, "prior": config.prior, "total_steps": config.total_steps,
+    return {"run_dir": str(run_dir), "env": config.env, **about, "total_steps": config.total_steps,
             "backend": backend, "episodes": episodes, "seed": seed, "members": rows}
+
+
+def td3_policy(run_dir: Path) -> tuple[Config, object, Learner]:
+    """(config, the TD3 trainer's functions, a learner holding the final actor of every member) of a finished run."""
+    config = check_finished(run_dir)
+    _, actor = runs.load_actor(run_dir)
+    prior = run_prior(run_dir, config)
+    # greedy() reads only the actor and the hyperparameters (the box); make_train only the spec's dimensions here
+    tr = make_train(config, specs.load(config.env), prior.fn)
+    agent = Agent(actor=actor, critic=None, target_actor=None, target_critic=None, actor_opt=None, critic_opt=None)
+    return config, tr, Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
 
 
 def member_video(tr, learner: Learner, member: int, env_name: str, seed: int, path: Path) -> tuple[Path, float]:
@@ -133,18 +149,19 @@ def write(run_dir: str | Path, result: dict) -> Path:
 
 def table(result: dict) -> str:
     """A small text table: one line per member (mean ± std over episodes), then the mean over the seeds of each
-    grid point that has several."""
+    grid point that has several; the masked columns only where the run has them (not PPO's)."""
     rows = result["members"]
+    labels = [label for label in ("unmasked", "masked") if f"return_{label}" in rows[0]]
     cell = lambda m, label: f"{m[f'return_{label}']:10.1f} ± {m[f'std_{label}']:<8.1f}"
     names = [" ".join(p for p in (_swept(m), f"seed={m['seed']}") if p) for m in rows]
     points = {_swept(m): [r for r in rows if _swept(r) == _swept(m)] for m in rows}
     means = {f"mean {p} ({len(g)} seeds)".replace("  ", " "): g for p, g in points.items() if len(g) > 1}
     width = max(len("member"), *map(len, names), *map(len, means))
-    lines = [f"{'member':<{width}}  {'unmasked':>10}{'± std':>7}{'':4}  {'masked':>10}{'± std':>7}"]
-    lines += [f"{n:<{width}}  {cell(m, 'unmasked')}  {cell(m, 'masked')}" for n, m in zip(names, rows)]
-    for label, group in means.items():
+    lines = [f"{'member':<{width}}" + "".join(f"  {label:>10}{'± std':>7}{'':4}" for label in labels)]
+    lines += [f"{n:<{width}}" + "".join(f"  {cell(m, label)}" for label in labels) for n, m in zip(names, rows)]
+    for name, group in means.items():
         mean = lambda key: float(np.mean([m[key] for m in group]))  # noqa: B023
-        lines.append(f"{label:<{width}}  {mean('return_unmasked'):10.1f}{'':11}  {mean('return_masked'):10.1f}")
+        lines.append(f"{name:<{width}}" + "".join(f"  {mean(f'return_{label}'):10.1f}{'':11}" for label in labels))
     lines.append(f"({result['episodes']} episodes per member on {result['backend']}, seed {result['seed']})")
     return "\n".join(line.rstrip() for line in lines)
 

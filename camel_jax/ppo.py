@@ -66,6 +66,7 @@ class Transition:
     override: jax.Array  # bool: a guide replaced the sampled action
     reward: jax.Array  # the reward learnt from (normalised r_env + alpha * bonus)
     done: jax.Array  # the episode ended with this step (terminated or truncated)
+    matched: jax.Array | None = None  # bool: the guide matched the state (counted in the metrics; not learnt from)
 
 
 @struct.dataclass

@@ -7,7 +7,8 @@ each rollout ends with one jitted `update`. The loop's unit is the iteration (`n
 
 RUN_DIR as for TD3: config.json (a PPOConfig, `algo` "ppo"), prior.txt (says that there is none, or names the guide),
 metrics.csv (per log row and seed: episodes, mean episode return and length of the episodes that ended, PPO's loss
-diagnostics, override fraction and mean bonus of a guide), eval.csv (the deterministic mean action: `return_unmasked`;
+diagnostics, override fraction, mean bonus and matched steps (a count over the log period and the
+seed's envs) of a guide), eval.csv (the deterministic mean action: `return_unmasked`;
 the masked columns stay empty, PPO has no mask), checkpoints/ (the complete seed-vmapped training state: on MJX with
 the envs, so a resume is exact; on gymnasium the learner, and the envs restart their episodes), and actor.msgpack
 (`{"params", "obs_stats"}` per seed: the policy needs the observation statistics).
@@ -33,7 +34,7 @@ from camel_jax.progress import Progress
 
 METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
                  "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
-                 "nonfinite", "steps_per_s", "wall_s")
+                 "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = runs.EVAL_FIELDS
 
 

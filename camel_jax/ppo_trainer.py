@@ -10,7 +10,9 @@ camel_jax/trainer.py does for TD3). On gymnasium the host steps the C MuJoCo env
 jitted and vmapped over seeds: one call per env step (`observe_act`) and one `update` per rollout.
 
 The guide (ULTRA): `guide(guide_state, norm_obs) -> (override: bool[], action: f32[act_dim], bonus: f32[])` for one
-observation, pure and jittable. `guide_state` is a pytree kept in the Learner (so a per-seed lookup table vmaps with
+observation, pure and jittable; it may return a fourth value, `matched: bool[]` (the state matched, whether or not
+the guide overrides: ULTRA-R matches without overriding), else `matched` is `override`. The metrics count the matched
+steps. `guide_state` is a pytree kept in the Learner (so a per-seed lookup table vmaps with
 the seeds and is checkpointed). Without a guide (None) no step is overridden and the bonus is 0.
 """
 
@@ -91,17 +93,19 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
 
     def suggestions(learner: Learner, obs):
         if guide is None:
-            return jnp.zeros((n,), bool), jnp.zeros((n, act_dim)), jnp.zeros((n,))
-        override, action, bonus = jax.vmap(guide, in_axes=(None, 0))(learner.guide_state, obs)
-        return override.astype(bool), action, bonus.astype(jnp.float32)
+            return jnp.zeros((n,), bool), jnp.zeros((n, act_dim)), jnp.zeros((n,)), jnp.zeros((n,), bool)
+        override, action, bonus, *matched = jax.vmap(guide, in_axes=(None, 0))(learner.guide_state, obs)
+        override = override.astype(bool)
+        return override, action, bonus.astype(jnp.float32), matched[0].astype(bool) if matched else override
 
     def act(learner: Learner, obs):
         key, k_act = jax.random.split(learner.key)
         mean, log_std, value = net.apply(learner.params, obs)
-        override, suggested, bonus = suggestions(learner, obs)
+        override, suggested, bonus, matched = suggestions(learner, obs)
         action = jnp.where(override[:, None], suggested, ppo.sample(k_act, mean, log_std))
         tr = Transition(obs=obs, action=action, logp=ppo.log_prob(mean, log_std, action), value=value,
-                        override=override, reward=bonus, done=jnp.zeros((n,)))  # reward: the bonus until observed
+                        override=override, reward=bonus, done=jnp.zeros((n,)),  # reward: the bonus until observed
+                        matched=matched)
         return learner.replace(key=key), tr, jnp.clip(action, -1.0, 1.0)
 
     def observe(learner: Learner, tr: Transition, env_state):
@@ -117,6 +121,7 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
             "return_sum": jnp.sum(jnp.where(ended, env_state.metrics["episode_return"], 0.0)),
             "length_sum": jnp.sum(jnp.where(ended, env_state.metrics["episode_length"], 0)),
             "override_frac": jnp.mean(tr.override),
+            "matched": jnp.sum(tr.matched, dtype=jnp.int32),
             "bonus_mean": jnp.mean(tr.reward),
             "nonfinite": jnp.sum(env_state.metrics["nonfinite"]),
         }
@@ -174,17 +179,19 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
 def iteration_row(step_metrics: dict, stats: dict, xp=jnp) -> dict:
     """One iteration's row per seed from its per-step metrics (leaves: (steps, seeds)) and the update's stats
     (leaves: (seeds,)). `xp`: jnp in the compiled MJX chunk, numpy on the gymnasium host loop."""
-    sums = {k: xp.sum(step_metrics[k], axis=0) for k in ("episodes", "return_sum", "length_sum")}
+    sums = {k: xp.sum(step_metrics[k], axis=0) for k in ("episodes", "return_sum", "length_sum", "matched")}
     means = {k: xp.mean(step_metrics[k], axis=0) for k in ("override_frac", "bonus_mean")}
     return {**sums, **means, "nonfinite": step_metrics["nonfinite"][-1], **stats}
 
 
 def chunk_row(rows: dict, xp=np) -> dict:
     """The logged row per seed of a chunk of iterations (leaves: (iterations, seeds)): episode means over every
-    episode that ended in the chunk (NaN if none), the mean of the update statistics, the last nonfinite count."""
+    episode that ended in the chunk (NaN if none), the guide's matched steps summed, the mean of the update
+    statistics, the last nonfinite count."""
     episodes = xp.sum(rows["episodes"], axis=0)
     per_episode = lambda k: xp.where(episodes > 0, xp.sum(rows[k], axis=0) / xp.maximum(episodes, 1), xp.nan)
-    skip = ("episodes", "return_sum", "length_sum", "nonfinite")
+    skip = ("episodes", "return_sum", "length_sum", "nonfinite", "matched")
     return {"episodes": episodes, "episode_return": per_episode("return_sum"),
             "episode_length": per_episode("length_sum"), "nonfinite": rows["nonfinite"][-1],
+            "matched": xp.sum(rows["matched"], axis=0),
             **{k: xp.mean(v, axis=0) for k, v in rows.items() if k not in skip}}
