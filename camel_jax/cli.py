@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import tyro
 
-USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors} ...
+USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ultra} ...
 
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default); --algo ppo trains PPO
             (camel-jax train --algo ppo --help); --config RUN_DIR/config.json [overrides] repeats a run
@@ -21,6 +21,7 @@ USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors} ..
   eval      evaluate the final actor of a finished run, unmasked and masked: camel-jax eval RUN_DIR --episodes 10
   plot      learning curves (IQM and 95% bootstrap CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
+  ultra     ULTRA's stages on a PPO run: trajectories, critical states, suggestions, refinement (camel-jax ultra --help)
 """
 
 
@@ -37,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         from camel_jax.priors.cli import main as priors_main
 
         return priors_main(rest)
+    if command == "ultra":
+        from camel_jax.ultra.cli import main as ultra_main
+
+        return ultra_main(rest)
     if command == "train":
         return _train(rest)
     if command == "resume":
@@ -47,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return _eval(rest)
     if command == "plot":
         return _plot(rest)
-    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors "
+    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors, ultra "
           "(camel-jax --help)", file=sys.stderr)
     return 2
 

@@ -6,4 +6,6 @@ Modules, in the order of the method: `trajectory` (the recorded steps), `interpr
 (who answers: `llm`, `recorded`, and the stand-ins in `standins`), `stages` (asking with retries, counting what was
 skipped), `results` (critical steps and suggestions as files, each with its `source`), `table` (the device lookup
 table and its `match`, usable as PPO's `guide` hook), `ablation` (random state selection).
+The glue: `collect` (a finished PPO run's trajectories and critic values), `work` (the work directory and the stages
+over it), `refine` (PPO continued with the tables: modes A, R, RA, none), `cli` (`camel-jax ultra ...`).
 """

@@ -5,7 +5,8 @@
 [-1, 1], the rationale and the window's case analysis; `source` names the suggester, `identified_by` the identifier.
 Sources read like `llm claude-sonnet-4-6 reply sha256:<12 hex>`, `recorded answers/identify_ep0_t0-39.1.md
 sha256:<12 hex>`, `standin value-drop`, `standin policy priors/hopper.py`, `random seed 0`.
-A file holds {"kind", "items", "tally"}: the tally counts the queries, malformed answers and skipped queries.
+A file holds {"kind", "provider", "items", "tally"}: `provider` names what produced it (`llm`, `recorded`, a stand-in
+such as `value-drop` or `policy`, `random`), the tally counts the queries, malformed answers and skipped queries.
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ class Suggestion:
 KINDS = {"critical": Critical, "suggestions": Suggestion}
 
 
-def save(path: str | Path, kind: str, items: Sequence[Critical | Suggestion], tally: dict | None = None) -> None:
-    """Write the items of `kind` ("critical" or "suggestions") as JSON, atomically (never half-written)."""
-    text = json.dumps({"kind": kind, "items": [dataclasses.asdict(i) for i in items], "tally": tally or {}}, indent=1)
+def save(path: str | Path, kind: str, items: Sequence[Critical | Suggestion], tally: dict | None = None,
+         provider: str = "") -> None:
+    """Write the items of `kind` ("critical" or "suggestions") produced by `provider` as JSON, atomically (never
+    half-written)."""
+    text = json.dumps({"kind": kind, "provider": provider, "items": [dataclasses.asdict(i) for i in items],
+                       "tally": tally or {}}, indent=1)
     write_atomic(Path(path), text + "\n")
 
 
@@ -71,3 +75,8 @@ def load(path: str | Path, kind: str) -> tuple[list, dict]:
     except (ValueError, TypeError, KeyError, AttributeError) as e:
         raise SetupError(f"{path} is not a camel-jax ULTRA {kind} file ({e}); regenerate it") from None
     return items, data.get("tally", {})
+
+
+def provider(path: str | Path) -> str:
+    """The `provider` recorded in a results file ("" when it has none)."""
+    return str(json.loads(Path(path).read_text()).get("provider", ""))

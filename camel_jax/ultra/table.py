@@ -9,7 +9,8 @@ when that distance is at most `tau`; it returns (hit, action, bonus) with a zero
 Keys are normalised the way CleanRL's PPO normalises observations, clip((obs - mean) / sqrt(var + 1e-8), -10, 10),
 with the mean and variance given at build time (the base policy's running statistics); the raw observations are
 kept in the saved file so a table can be rebuilt for other statistics. `tau` is a distance in those normalised
-units; `calibrate_tau` picks the tau at which a given fraction of a batch of observations would match.
+units; `calibrate_tau` picks the tau at which a given fraction of a batch of observations would match. The tau
+chosen (and the fraction it was calibrated for) is saved with the table (`Built.tau`, `Built.tau_fraction`).
 When there are more suggestions than capacity, the first `capacity` are kept (the order given: falls' windows
 first) and the rest are counted as `dropped`.
 """
@@ -90,6 +91,8 @@ class Built:
     var: np.ndarray
     clip: float
     dropped: int  # suggestions beyond the capacity, not in the table
+    tau: float | None = None  # the matching threshold used with this table (None: not chosen yet)
+    tau_fraction: float | None = None  # the fraction of observations `tau` was calibrated to match
 
     @property
     def entries(self) -> int:
@@ -126,7 +129,8 @@ def save(path: str | Path, built: Built) -> None:
     np.savez(path, keys=np.asarray(t.keys), actions=np.asarray(t.actions), rewards=np.asarray(t.rewards),
              valid=np.asarray(t.valid), steps=built.steps, obs=built.obs, mean=built.mean, var=built.var,
              info=np.array(json.dumps({"sources": built.sources, "identified_by": built.identified_by,
-                                       "clip": built.clip, "dropped": built.dropped})))
+                                       "clip": built.clip, "dropped": built.dropped, "tau": built.tau,
+                                       "tau_fraction": built.tau_fraction})))
 
 
 def load(path: str | Path) -> Built:
@@ -138,6 +142,7 @@ def load(path: str | Path) -> Built:
             info = json.loads(str(d["info"]))
             table = Table(*(jnp.asarray(d[k]) for k in ("keys", "actions", "rewards", "valid")))
             return Built(table, d["steps"], d["obs"], tuple(info["sources"]), tuple(info["identified_by"]),
-                         d["mean"], d["var"], float(info["clip"]), int(info["dropped"]))
+                         d["mean"], d["var"], float(info["clip"]), int(info["dropped"]), info.get("tau"),
+                         info.get("tau_fraction"))
     except (KeyError, ValueError, OSError) as e:
         raise SetupError(f"{path} is not a camel-jax ULTRA table ({e}); rebuild it") from None
