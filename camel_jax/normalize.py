@@ -51,7 +51,12 @@ def update(stats: RunningStats, batch: jax.Array) -> RunningStats:
 
 def scale(stats: RunningStats, x: jax.Array, clip: float) -> jax.Array:
     """(x - mean) / std, clipped to [-clip, clip], with the statistics as they are (no update)."""
-    return jnp.clip((x - stats.mean) / jnp.sqrt(stats.var + EPSILON), -clip, clip)
+    return standardise(x, stats.mean, stats.var, clip)
+
+
+def standardise(x, mean, var, clip: float) -> jax.Array:
+    """(x - mean) / sqrt(var + EPSILON), clipped to [-clip, clip]."""
+    return jnp.clip((jnp.asarray(x) - mean) / jnp.sqrt(var + EPSILON), -clip, clip)
 
 
 def observe(stats: RunningStats, obs: jax.Array, clip: float) -> tuple[RunningStats, jax.Array]:

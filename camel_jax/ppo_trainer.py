@@ -170,10 +170,15 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
 
     def greedy(learner: Learner, raw_obs, masked=None):
         del masked  # PPO has no masking: the signature is evaluate.py's
-        obs = normalize.scale(learner.obs_stats, raw_obs, config.obs_clip) if config.normalize_obs else raw_obs
-        return jnp.clip(net.apply(learner.params, obs)[0], -1.0, 1.0)
+        return jnp.clip(net.apply(learner.params, frozen_input(config, learner, raw_obs))[0], -1.0, 1.0)
 
     return PPOTrain(init_learner, see, act, observe, observe_act, update, init, run_chunk, greedy, net)
+
+
+def frozen_input(config: PPOConfig, learner: Learner, raw_obs):
+    """The network's input for raw observations outside training: normalised with the learner's statistics as they
+    are (no update), or the raw observations when the run did not normalise them."""
+    return normalize.scale(learner.obs_stats, raw_obs, config.obs_clip) if config.normalize_obs else raw_obs
 
 
 def iteration_row(step_metrics: dict, stats: dict, xp=jnp) -> dict:

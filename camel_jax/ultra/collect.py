@@ -29,6 +29,7 @@ import scipy.signal
 
 from camel_jax import envs, normalize, ppo, ppo_eval
 from camel_jax.ppo_config import PPOConfig
+from camel_jax.ppo_trainer import frozen_input
 from camel_jax.ultra import trajectory
 from camel_jax.ultra.trajectory import Trajectory
 
@@ -55,14 +56,12 @@ def collect(run_dir: str | Path, episodes: int, sampled: bool = True, env_seed: 
     seeds = len(config.seeds)
 
     def act(learner, raw_obs, key):
-        obs = normalize.scale(learner.obs_stats, raw_obs, config.obs_clip) if config.normalize_obs else raw_obs
-        mean, log_std, value = tr.net.apply(learner.params, obs)
+        mean, log_std, value = tr.net.apply(learner.params, frozen_input(config, learner, raw_obs))
         action = ppo.sample(key, mean, log_std) if sampled else mean
         return jnp.clip(action, -1.0, 1.0), value
 
     def value(learner, raw_obs):
-        obs = normalize.scale(learner.obs_stats, raw_obs, config.obs_clip) if config.normalize_obs else raw_obs
-        return tr.net.apply(learner.params, obs)[2]
+        return tr.net.apply(learner.params, frozen_input(config, learner, raw_obs))[2]
 
     act, value = jax.jit(jax.vmap(act)), jax.jit(jax.vmap(value))
     per_seed = lambda x: jnp.asarray(x).reshape(seeds, episodes, -1)

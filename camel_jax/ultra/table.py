@@ -28,11 +28,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from camel_jax import normalize
 from camel_jax.priors.errors import SetupError
 from camel_jax.ultra.results import Suggestion
 
 CLIP = 10.0  # CleanRL's NormalizeObservation + clip
-EPS = 1e-8
 
 
 class Table(NamedTuple):
@@ -43,7 +43,8 @@ class Table(NamedTuple):
 
 
 def normalise(obs, mean, var, clip: float = CLIP):
-    return jnp.clip((jnp.asarray(obs) - mean) / jnp.sqrt(var + EPS), -clip, clip)
+    """An observation in the table's key space: the base policy's normalisation (camel_jax/normalize.py)."""
+    return normalize.standardise(obs, mean, var, clip)
 
 
 def match(table: Table, norm_obs: jax.Array, tau: float) -> tuple[jax.Array, jax.Array, jax.Array]:
