@@ -21,6 +21,7 @@ advantage normalisation), so it trains the value alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 import flax.linen as nn
 import jax
@@ -29,7 +30,8 @@ import numpy as np
 import optax
 from flax import struct
 
-OVERRIDE_LOSSES = ("sampled", "value_only")
+OverrideLoss = Literal["sampled", "value_only"]
+OVERRIDE_LOSSES = get_args(OverrideLoss)
 
 
 @struct.dataclass

@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Union
 
 import tyro
 
+from camel_jax import ppo
 from camel_jax.priors.errors import SetupError
 from camel_jax.ultra import interpret, queries, refine, stages, work
 
@@ -72,7 +73,7 @@ class Identify:
 
     work: WorkDir
     """the work directory (made by camel-jax ultra collect)"""
-    provider: Literal["llm", "recorded", "value-drop", "td-error", "random"] = "recorded"
+    provider: work.Identifiers = "recorded"
     """who identifies"""
     arm: Arm = ""
     """the name of this identification (its folder in WORK); '' is the provider's name"""
@@ -99,7 +100,7 @@ class Improve:
 
     work: WorkDir
     """the work directory (made by camel-jax ultra collect)"""
-    provider: Literal["llm", "recorded", "policy"] = "recorded"
+    provider: work.Suggesters = "recorded"
     """who suggests"""
     arm: Arm = ""
     """the identified arm ('' is the only one)"""
@@ -147,7 +148,7 @@ class Refine:
     """the arm whose tables guide ('' is the only one; unused for --mode none)"""
     alpha: float = refine.ALPHA
     """R, RA: weight of the implicit reward (the summary's MuJoCo value)"""
-    override_loss: Literal["sampled", "value_only"] = refine.OVERRIDE_LOSS
+    override_loss: ppo.OverrideLoss = refine.OVERRIDE_LOSS
     """how an overriding action enters PPO's loss: sampled (its log-prob forms the ratio) or value_only"""
     backend: Literal["", "gymnasium", "mjx"] = ""
     """'' keeps the base run's backend"""
@@ -168,9 +169,9 @@ class Run:
     """the work directory to make"""
     runs: Annotated[str, tyro.conf.arg(metavar="RUNS")]
     """the folder of the refined runs"""
-    identify: Literal["llm", "recorded", "value-drop", "td-error", "random"] = "recorded"
+    identify: work.Identifiers = "recorded"
     """who identifies"""
-    improve: Literal["llm", "recorded", "policy"] = "recorded"
+    improve: work.Suggesters = "recorded"
     """who suggests"""
     answers: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""
     """recorded: answers of seed k in DIR/seed_<k>/ (both stages)"""
@@ -188,7 +189,7 @@ class Run:
     """env steps per seed of each refined run"""
     alpha: float = refine.ALPHA
     """R, RA: weight of the implicit reward"""
-    override_loss: Literal["sampled", "value_only"] = refine.OVERRIDE_LOSS
+    override_loss: ppo.OverrideLoss = refine.OVERRIDE_LOSS
     """how an overriding action enters PPO's loss"""
     match_fraction: float = work.MATCH_FRACTION
     """tau calibration (see camel-jax ultra table --help)"""
@@ -206,13 +207,8 @@ def _about(cls) -> str:
 
 SUBCOMMANDS = {"collect": Collect, "prompts": Prompts, "identify": Identify, "improve": Improve, "table": Table,
                "refine": Refine, "run": Run}
-Command = (Annotated[Collect, tyro.conf.subcommand("collect", description=_about(Collect))]
-           | Annotated[Prompts, tyro.conf.subcommand("prompts", description=_about(Prompts))]
-           | Annotated[Identify, tyro.conf.subcommand("identify", description=_about(Identify))]
-           | Annotated[Improve, tyro.conf.subcommand("improve", description=_about(Improve))]
-           | Annotated[Table, tyro.conf.subcommand("table", description=_about(Table))]
-           | Annotated[Refine, tyro.conf.subcommand("refine", description=_about(Refine))]
-           | Annotated[Run, tyro.conf.subcommand("run", description=_about(Run))])
+Command = Union[tuple(Annotated[cls, tyro.conf.subcommand(name, description=_about(cls))]  # noqa: UP007
+                     for name, cls in SUBCOMMANDS.items())]
 DESCRIPTION = ("ULTRA on a finished PPO run: collect trajectories, identify critical states, suggest better actions "
                "and implicit rewards, build the lookup tables, refine PPO with them (modes A, R, RA; none: plain PPO "
                "continued). Each stage writes into the work directory WORK; every result names its provider.")

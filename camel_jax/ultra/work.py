@@ -30,6 +30,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal, get_args
 
 import jax
 import jax.numpy as jnp
@@ -44,8 +45,9 @@ from camel_jax.ultra.results import write_atomic
 from camel_jax.ultra.trajectory import Trajectory
 
 WORK_FILE = "work.json"
-IDENTIFIERS = ("llm", "recorded", "value-drop", "td-error", "random")
-SUGGESTERS = ("llm", "recorded", "policy")
+Identifiers = Literal["llm", "recorded", "value-drop", "td-error", "random"]
+Suggesters = Literal["llm", "recorded", "policy"]
+IDENTIFIERS, SUGGESTERS = get_args(Identifiers), get_args(Suggesters)
 MATCH_FRACTION = 0.05  # tau: 5% of the base policy's other steps lie within tau of a table key (`build_tables`)
 
 
@@ -164,12 +166,6 @@ def create(out: str | Path, run_dir: str | Path, episodes: int, sampled: bool = 
     return open_work(out)
 
 
-def _base_policy(run_dir: str | Path):
-    from camel_jax import ppo_eval
-
-    return ppo_eval.load_run(run_dir, "ultra")
-
-
 # --- identification ------------------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class Asking:
@@ -284,11 +280,12 @@ def improve(work: Work, provider: str, arm: str = "", asking: Asking = Asking(),
 def policy_of(policy: str, env: str) -> tuple[Callable, str]:
     """(obs -> action, its name) of `policy`: a PPO run directory (the mean action of its best-evaluated seed), or
     what `--prior` accepts apart from none and random (a prior file, a task name, expert:TD3_RUN_DIR)."""
+    from camel_jax import ppo_eval
     from camel_jax.ppo_config import is_ppo_run
     from camel_jax.priors.baselines import best_member, resolve
 
     if is_ppo_run(policy):
-        config, tr, learner = _base_policy(policy)
+        config, tr, learner = ppo_eval.load_run(policy, "ultra")
         if config.env != env:
             raise SetupError(f"--policy {policy} is a PPO run on '{config.env}', not '{env}'; pick a run of this task")
         member, why = best_member(Path(policy))
