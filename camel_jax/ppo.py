@@ -84,6 +84,32 @@ class Batch:
     in_policy_loss: jax.Array  # 1.0 where the step enters the policy loss (0.0: value_only and overridden)
 
 
+def orthogonal(scale: float):
+    """Flax's orthogonal initializer, except that under `jax.vmap` (the seeds) it draws one member at a time
+    (`jax.lax.map`), so that the compiled init holds one unbatched QR per layer instead of batched ones.
+
+    Why: jaxlib 0.10.2's CPU LAPACK kernels split a batched factorisation into chunks on XLA's intra-op thread pool
+    and block a pool thread until they finish. When the pool's threads (2 on a 2-core machine) all start such a call
+    at once, and the six layers' QRs are independent, so they do, every thread waits on chunks no thread is free to
+    run: the program never finishes. gdb on a hung run showed both `tf_XLAEigen` threads in `ParallelBatchMap` under
+    `lapack_sgeqrf_ffi`. `bench/stress_ppo_init.py` reproduces it (the batched init hangs within seconds) and shows
+    this one finishing. The draws are bit for bit those of the batched init."""
+    init = nn.initializers.orthogonal(scale)
+
+    def draw(key, shape, dtype=jnp.float32):
+        @jax.custom_batching.custom_vmap
+        def one(k):
+            return init(k, shape, dtype)
+
+        @one.def_vmap
+        def _(axis_size, in_batched, k):
+            return (jax.lax.map(one, k), True) if in_batched[0] else (one(k), False)
+
+        return one(key)
+
+    return draw
+
+
 class TanhMLP(nn.Module):
     hidden: Sequence[int]
     out: int
@@ -92,8 +118,8 @@ class TanhMLP(nn.Module):
     @nn.compact
     def __call__(self, x: jax.Array) -> jax.Array:
         for h in self.hidden:
-            x = nn.tanh(nn.Dense(h, kernel_init=nn.initializers.orthogonal(np.sqrt(2)))(x))
-        return nn.Dense(self.out, kernel_init=nn.initializers.orthogonal(self.out_scale))(x)
+            x = nn.tanh(nn.Dense(h, kernel_init=orthogonal(np.sqrt(2)))(x))
+        return nn.Dense(self.out, kernel_init=orthogonal(self.out_scale))(x)
 
 
 class ActorCritic(nn.Module):

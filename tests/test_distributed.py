@@ -34,7 +34,7 @@ DISTRIBUTED_VARS = ("JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES", "JAX_PROCESS
 
 def _env(devices: int, **extra) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in DISTRIBUTED_VARS}
-    return {**env, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": f"{os.environ['XLA_FLAGS']} --xla_force_host_platform_device_count={devices}", **extra}
+    return {**env, "JAX_PLATFORMS": "cpu", "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} --xla_force_host_platform_device_count={devices}", **extra}
 
 
 def _free_port() -> int:

@@ -120,6 +120,27 @@ def _batch(n=6, seed=0, ratios=None, in_policy=None):
                      in_policy_loss=jnp.ones(n) if in_policy is None else jnp.asarray(in_policy, jnp.float32))
 
 
+def test_vmapped_init_draws_each_seed_alone_with_flax_bits():
+    """Vmapped over seeds, the init must compile to unbatched QRs (jaxlib 0.10.2's batched CPU QR deadlocks its
+    thread pool when several run at once: `ppo.orthogonal`), and draw what flax's orthogonal init draws per seed."""
+    import flax.linen as nn
+
+    net = ppo.ActorCritic(3)
+    keys = jax.random.split(jax.random.PRNGKey(3), 3)
+    init = jax.vmap(lambda k: net.init(k, jnp.zeros((1, 11))))
+    text = jax.jit(init).lower(keys).as_text()
+    qr = [line for line in text.splitlines() if "lapack_sgeqrf_ffi" in line]
+    assert qr and all('num_batch_dims = "0"' in line for line in qr)  # one function per shape
+    batched = init(keys)
+    for i, key in enumerate(keys):
+        alone = net.init(key, jnp.zeros((1, 11)))
+        assert all(np.array_equal(a[i], b) for a, b in zip(jax.tree.leaves(batched), jax.tree.leaves(alone)))
+    flax_kernel = jax.vmap(lambda k: nn.initializers.orthogonal(0.01)(k, (64, 3)))(keys)
+    ours = jax.vmap(lambda k: ppo.orthogonal(0.01)(k, (64, 3)))(keys)
+    assert np.array_equal(flax_kernel, ours)
+    assert np.allclose(ours[0].T @ ours[0], 1e-4 * np.eye(3), atol=1e-9)
+
+
 def test_clipped_loss_matches_hand_computation():
     batch = _batch()
     total, stats = ppo.loss(NET, PARAMS, batch, HYPER, ppo.Settings())

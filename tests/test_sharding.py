@@ -93,7 +93,7 @@ SCRIPT = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def sharded():
-    env = {**os.environ, "XLA_FLAGS": os.environ["XLA_FLAGS"] + " --xla_force_host_platform_device_count=4", "JAX_PLATFORMS": "cpu"}
+    env = {**os.environ, "XLA_FLAGS": os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4", "JAX_PLATFORMS": "cpu"}
     r = subprocess.run([sys.executable, "-c", SCRIPT], cwd=Path(__file__).resolve().parents[1], env=env,
                        capture_output=True, text=True, timeout=900, check=False)
     assert r.returncode == 0, r.stderr[-3000:]
