@@ -1,18 +1,22 @@
 """`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `resume RUN_DIR`
 continues a run from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
-finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli). Bad input gives one line naming the
-problem and the fix, exit 2."""
+finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli); `ultra ...` is
+ULTRA (camel_jax.ultra.cli); `completion SHELL` prints a shell-completion script for all of them. Every subcommand's
+options are parsed by tyro; the first word is dispatched here, because `train --algo ppo` and `train --config FILE`
+choose the dataclass and its defaults before tyro parses. Bad input gives one line naming the problem and the fix,
+exit 2."""
 
 from __future__ import annotations
 
 import dataclasses
 import sys
+import typing
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Union
 
 import tyro
 
-USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ultra} ...
+USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ultra,completion} ...
 
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default); --algo ppo trains PPO
             (camel-jax train --algo ppo --help); --config RUN_DIR/config.json [overrides] repeats a run
@@ -22,6 +26,7 @@ USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ult
   plot      learning curves (IQM and 95% bootstrap CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
   ultra     ULTRA's stages on a PPO run: trajectories, critical states, suggestions, refinement (camel-jax ultra --help)
+  completion  print a shell-completion script: eval "$(camel-jax completion bash)" (bash, zsh, tcsh or fish)
 """
 
 
@@ -52,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         return _eval(rest)
     if command == "plot":
         return _plot(rest)
-    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors, ultra "
-          "(camel-jax --help)", file=sys.stderr)
+    if command == "completion":
+        return _completion(rest)
+    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors, ultra, "
+          "completion (camel-jax --help)", file=sys.stderr)
     return 2
 
 
@@ -127,17 +134,21 @@ def _take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
     return value, rest
 
 
-CHOICE_NAMES = {"env": "task", "backend": "backend", "mjx_impl": "MJX implementation"}
+CHOICE_NAMES = {"env": "task", "backend": "backend", "mjx_impl": "MJX implementation", "rank_by": "score"}
 
 
 def _check_choices(cls, argv: list[str]) -> None:
     """One line naming the bad value and the choices for every Literal-typed option in `argv` (tyro's own message
     is a multi-line box)."""
+    import types
     import typing
 
     hints = typing.get_type_hints(cls)
     for field in dataclasses.fields(cls):
-        choices = typing.get_args(hints[field.name]) if typing.get_origin(hints[field.name]) is Literal else ()
+        hint = hints[field.name]
+        if typing.get_origin(hint) in (typing.Union, types.UnionType):  # TASK | None
+            hint = next((a for a in typing.get_args(hint) if typing.get_origin(a) is Literal), hint)
+        choices = typing.get_args(hint) if typing.get_origin(hint) is Literal else ()
         if not choices:
             continue
         flag = "--" + field.name.replace("_", "-")
@@ -255,6 +266,63 @@ def _plot(argv: list[str]) -> int:
         print(f"wrote {plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth, args.band)}")
 
     return _reported("plot", work)
+
+
+@dataclasses.dataclass(frozen=True)
+class CompletionArgs:
+    shell: Annotated[Literal["bash", "zsh", "tcsh", "fish"], tyro.conf.Positional]
+    """the shell to complete in"""
+
+
+def _completion(argv: list[str]) -> int:
+    import warnings
+
+    shells = typing.get_args(typing.get_type_hints(CompletionArgs, include_extras=True)["shell"].__origin__)
+    if argv and not argv[0].startswith("-") and argv[0] not in shells:
+        print(f"camel-jax completion: unknown shell '{argv[0]}'; use one of: {', '.join(shells)}", file=sys.stderr)
+        return 2
+    args = tyro.cli(CompletionArgs, args=argv, prog="camel-jax completion",
+                    description="Print a completion script for every subcommand and option of camel-jax (choices "
+                                "such as --env's tasks included). bash: eval \"$(camel-jax completion bash)\" in "
+                                "~/.bashrc; zsh: camel-jax completion zsh > ~/.zfunc/_camel-jax (a folder on "
+                                "$fpath).")
+    try:
+        with warnings.catch_warnings():  # tyro's notes on defaults it cannot check: the script is unaffected
+            warnings.simplefilter("ignore")
+            tyro.cli(command_tree(), args=["--tyro-print-completion", args.shell], prog="camel-jax",
+                     config=(tyro.conf.OmitSubcommandPrefixes,))
+    except SystemExit as e:  # tyro exits once the script is printed
+        return int(e.code or 0)
+    return 0
+
+
+def command_tree():
+    """The whole command line as one tyro type (a union of subcommands, `priors` and `ultra` with their own), which
+    is what the completion script is generated from. `train` offers the options of both --algo td3 (Config) and
+    --algo ppo (PPOConfig); each run still parses with its own dataclass."""
+    from camel_jax.config import Config
+    from camel_jax.ppo_config import PPOConfig
+    from camel_jax.priors import cli as priors_cli
+    from camel_jax.ultra import cli as ultra_cli
+
+    fields, hints = [], {}
+    for cls in (PPOConfig, Config):
+        hints.update(typing.get_type_hints(cls, include_extras=True))
+    seen = {"algo", "config"}
+    for f in (f for cls in (Config, PPOConfig) for f in dataclasses.fields(cls)):
+        if f.name not in seen:
+            seen.add(f.name)
+            default = {"default": f.default} if f.default is not dataclasses.MISSING else {
+                "default_factory": f.default_factory}
+            fields.append((f.name, hints[f.name], dataclasses.field(**default)))
+    train = dataclasses.make_dataclass("Train", [("algo", Literal[tuple(ALGOS)], dataclasses.field(default="td3")),
+                                                 ("config", str, dataclasses.field(default="")), *fields],
+                                       frozen=True)
+    priors = dataclasses.make_dataclass("Priors", [("command", priors_cli.Command)], frozen=True)
+    ultra = dataclasses.make_dataclass("Ultra", [("command", ultra_cli.Command)], frozen=True)
+    commands = {"train": train, "resume": ResumeArgs, "sweep": Config, "eval": EvalArgs, "plot": PlotArgs,
+                "priors": priors, "ultra": ultra, "completion": CompletionArgs}
+    return Union[tuple(Annotated[cls, tyro.conf.subcommand(name)] for name, cls in commands.items())]  # noqa: UP007
 
 
 def _reported(command: str, work) -> int:

@@ -1,49 +1,209 @@
 """`camel-jax priors generate|prompt|import|validate|translate|evaluate|select`: the command line of the priors subsystem.
 
-Exit codes: 0 success; 1 the prior(s) were rejected (invalid, not equivalent, none valid); 2 a usage or setup
-error (bad option, unknown task, missing file, missing API key, API unreachable), reported as one line on stderr
-with no traceback and no file half-written.
+One frozen dataclass per subcommand, parsed by tyro as the union `Command` (as `camel-jax ultra` is; the shell
+completion reads the same union). Exit codes: 0 success; 1 the prior(s) were rejected (invalid, not equivalent, none
+valid); 2 a usage or setup error (bad option, unknown task, missing file, missing API key, API unreachable), reported
+as one line on stderr with no traceback and no file half-written.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import dataclasses
 import datetime
 import functools
 import io
 import shlex
 import sys
 from pathlib import Path
+from typing import Annotated, Literal, Union
+
+import tyro
 
 from camel_jax import render, specs
+from camel_jax.config import TASKS
 from camel_jax.priors import importer, llm, loader, prompt, sandbox, select, translate
 from camel_jax.priors.errors import PriorError, SetupError
 from camel_jax.priors.generate import generate
 
 PROG = "camel-jax priors"
+Style = Literal[tuple(prompt.STYLES)]
+Files = Annotated[tuple[Path, ...], tyro.conf.Positional, tyro.conf.arg(metavar="FILE...", help_behavior_hint="(required)")]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line instead of usage + message
-        raise SetupError(f"{message} (see `{self.prog} --help`)")
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Limits:
+    timeout: float = sandbox.TIMEOUT_S
+    """sandbox wall-clock limit per run (s)"""
+    memory_mb: int = sandbox.MEMORY_MB
+    """sandbox memory limit per run (MiB)"""
 
 
-class _Help(argparse.ArgumentDefaultsHelpFormatter):
-    def _get_help_string(self, action):  # "(default: ...)" only where there is a value to show
-        return action.help if action.default is None or action.default is False else super()._get_help_string(action)
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Generate(Limits):
+    """Ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors."""
+
+    env: TASKS
+    """task name (a spec in envs/)"""
+    candidates: int = 5
+    """number of candidates (one request each)"""
+    out: Path | None = None
+    """folder for the candidates; None: the checkout's priors/ (the working directory for a wheel install)"""
+    max_tokens: int = llm.MAX_TOKENS
+    """reply length limit"""
+    style: Style = "jnp"
+    """jnp: ask for jax.numpy code; paper, paper-verbatim: the paper's NumPy prompt with or without the no-state rule
+    (replies translated to jnp)"""
+    model: str = llm.DEFAULT_MODEL
+    """Anthropic model name"""
+    retries: int = llm.MAX_RETRIES
+    """API retries (429, 5xx, network)"""
+    api_timeout: float = llm.TIMEOUT_S
+    """API timeout per request (s)"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Prompt:
+    """Print the exact prompt to paste into any LLM chat (no key, no network); the sha256 of its text goes to
+    stderr."""
+
+    env: TASKS
+    """task name (a spec in envs/)"""
+    style: Style = "paper"
+    """paper: the paper's NumPy prompt (its Figure 2) plus the no-state rule; paper-verbatim: the paper's wording
+    alone; jnp: the jax.numpy prompt of `generate`"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Import(Limits):
+    """Import LLM answers (markdown, text or Anthropic Messages JSON): extract the code, translate NumPy to jnp,
+    validate, write candidates and import_report.md."""
+
+    answers: Annotated[tuple[Path, ...], tyro.conf.Positional, tyro.conf.arg(metavar="ANSWER...", help_behavior_hint="(required)")]
+    """answer files (.md, .txt or .json)"""
+    out: Path
+    """folder for the candidates (<answer stem>.py) and the report"""
+    env: TASKS
+    """task name (a spec in envs/)"""
+    model: str | None = None
+    """the model that wrote the answers; None: the JSON's `model`"""
+    style: Style = "paper"
+    """the prompt the answers reply to (recorded with its sha256 in each header)"""
+    llm: bool = False
+    """translate NumPy code the mechanical rewrite cannot convert through the Anthropic API (needs
+    ANTHROPIC_API_KEY)"""
+    samples: int = translate.SAMPLES
+    """rollout observations to certify on"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Validate(Limits):
+    """Check prior files in the sandbox (exit 0 when all are valid, else 1)."""
+
+    files: Files
+    """prior files"""
+    env: TASKS | None = None
+    """task to check on; None: each file's `# task:` header (a header that disagrees with --env is an error)"""
+    samples: int = sandbox.SAMPLES
+    """rollout observations to test on"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Translate(Limits):
+    """Rewrite a NumPy policy as a jnp prior, certified equivalent on rollouts."""
+
+    file: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="FILE")]
+    """the NumPy policy file"""
+    env: TASKS
+    """task name (a spec in envs/)"""
+    out: Path | None = None
+    """output file; None: <file stem>_jnp.py beside it"""
+    no_llm: bool = False
+    """only try the mechanical conversion"""
+    samples: int = translate.SAMPLES
+    """rollout observations to certify on"""
+    model: str = llm.DEFAULT_MODEL
+    """Anthropic model name"""
+    retries: int = llm.MAX_RETRIES
+    """API retries (429, 5xx, network)"""
+    api_timeout: float = llm.TIMEOUT_S
+    """API timeout per request (s)"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Rollouts:
+    files: Files
+    """prior files (select: or folders of them, every *.py)"""
+    env: TASKS
+    """task name (a spec in envs/)"""
+    episodes: int = 10
+    """episodes per candidate"""
+    max_steps: int | None = None
+    """step limit per episode; None: the task's"""
+    seed: int = 0
+    """episode e starts from seed + e"""
+    report: Path | None = None
+    """markdown report path, replaced if it exists; None: a new file beside the first candidate, never replacing
+    one (<env>_evaluation_<backend>.md or <env>_selection.md, else _2.md, _3.md, ...)"""
+    video: Annotated[Path | None, tyro.conf.arg(metavar="DIR_OR_GIF")] = None
+    """draw the first episode of each candidate as DIR/<file stem>.gif (or as this .gif for one candidate) with
+    MuJoCo's renderer; needs EGL or OSMesa (see camel_jax/render.py)"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Evaluate(Rollouts):
+    """Roll out candidate priors, rank them and write a markdown report."""
+
+    backend: Literal[select.BACKENDS] = "mjx"
+    """mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks"""
+    rank_by: Literal[select.RANK_BY] = "return"
+    """score used for the ranking"""
+    write_return: bool = False
+    """record each result in its file's `# return:` line"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Select(Rollouts):
+    """Rank candidate priors by forward progress and staying healthy (not by return alone), optionally draw each,
+    and write a report naming the chosen one."""
+
+    backend: Literal[select.BACKENDS] = "gymnasium"
+    """mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks"""
+    rank_by: Literal[select.RANK_BY] = "speed"
+    """score used for the ranking"""
+
+
+def _about(cls) -> str:
+    return " ".join(cls.__doc__.split())
+
+
+SUBCOMMANDS = {"generate": Generate, "prompt": Prompt, "import": Import, "validate": Validate,
+               "translate": Translate, "evaluate": Evaluate, "select": Select}
+Command = Union[tuple(Annotated[cls, tyro.conf.subcommand(name, description=_about(cls))]  # noqa: UP007
+                     for name, cls in SUBCOMMANDS.items())]
+DESCRIPTION = "LLM-written prior policies: generate, validate, translate, evaluate."
+# options that the task needs on the command line (tyro gives them the default "hopper" otherwise)
+REQUIRED = {"generate": ("--env",), "prompt": ("--env",), "import": ("--env", "--out"), "translate": ("--env",),
+            "evaluate": ("--env",), "select": ("--env",)}
+POSITIONAL = {"import": "ANSWER", "validate": "FILE", "translate": "FILE", "evaluate": "FILE", "select": "FILE"}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run `camel-jax priors <command> ...` with `argv` (the arguments after "priors"); returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser().parse_args(argv)
+        if argv and argv[0] not in SUBCOMMANDS and not argv[0].startswith("-"):
+            raise SetupError(f"unknown command '{argv[0]}'; use one of: {', '.join(SUBCOMMANDS)} ({PROG} --help)")
+        if argv and argv[0] in SUBCOMMANDS and not {"-h", "--help"} & set(argv):
+            _check_usage(argv[0], argv[1:])
+        args = tyro.cli(Command, args=argv, prog=PROG, description=DESCRIPTION)
+        name = next(k for k, v in SUBCOMMANDS.items() if isinstance(args, v))
+        _check_numbers(args)
         if getattr(args, "video", None) is not None:
             render.backend()  # sets MUJOCO_GL before mujoco is imported; no GL: one line before any work
         _import_mjx_quietly()
-        return args.run(args, argv)
-    except SystemExit as e:  # --help
+        return RUNNERS[name](args, argv)
+    except SystemExit as e:  # --help, or tyro's own usage errors
         return int(e.code or 0)
     except SetupError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
@@ -53,96 +213,46 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="LLM-written prior policies: generate, validate, translate, evaluate.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    count, seconds = _positive(int), _positive(float)
+def _check_usage(command: str, argv: list[str]) -> None:
+    """One line for the usage errors a user makes most (tyro's own message is a multi-line box): a bad choice, a
+    missing required option, no file given."""
+    from camel_jax.cli import _check_choices
 
-    def command(name: str, run, help: str, env_help: str = "") -> argparse.ArgumentParser:
-        p = commands.add_parser(name, help=help, description=help, formatter_class=_Help)
-        p.add_argument("--env", required=not env_help, choices=specs.available(),
-                       help=env_help or "task name (a spec in envs/)")
-        p.set_defaults(run=run)
-        return p
+    try:
+        _check_choices(SUBCOMMANDS[command], argv)
+    except ValueError as e:
+        raise SetupError(str(e)) from None
+    for flag in REQUIRED.get(command, ()):
+        if not any(a == flag or a.startswith(flag + "=") for a in argv):
+            raise SetupError(f"{command} needs {flag} (see `{PROG} {command} --help`)")
+    if command in POSITIONAL and not any(not a.startswith("-") for a in _positionals(SUBCOMMANDS[command], argv)):
+        raise SetupError(f"{command} needs at least one {POSITIONAL[command]} (see `{PROG} {command} --help`)")
 
-    def limits(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--timeout", type=seconds, default=sandbox.TIMEOUT_S, help="sandbox wall-clock limit per run (s)")
-        p.add_argument("--memory-mb", type=count, default=sandbox.MEMORY_MB, help="sandbox memory limit per run (MiB)")
 
-    def model(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--model", default=llm.DEFAULT_MODEL, help="Anthropic model name")
-        p.add_argument("--retries", type=int, default=llm.MAX_RETRIES, help="API retries (429, 5xx, network)")
-        p.add_argument("--api-timeout", type=seconds, default=llm.TIMEOUT_S, help="API timeout per request (s)")
+def _positionals(cls, argv: list[str]) -> list[str]:
+    """The arguments of `argv` that are no option's value (flags of booleans take none)."""
+    import typing
 
-    def style(p: argparse.ArgumentParser, default: str, help: str) -> None:
-        p.add_argument("--style", choices=prompt.STYLES, default=default, help=help)
+    hints = typing.get_type_hints(cls, include_extras=True)
+    flags = {"--" + f.name.replace("_", "-") for f in dataclasses.fields(cls) if hints[f.name] is not bool}
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in flags:
+            i += 2
+            continue
+        if not argv[i].startswith("-"):
+            out.append(argv[i])
+        i += 1
+    return out
 
-    p = command("generate", _generate, "ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors")
-    p.add_argument("--candidates", type=count, default=5, help="number of candidates (one request each)")
-    p.add_argument("--out", type=Path, default=None,
-                   help="folder for the candidates (default: the checkout's priors/; the working directory for a wheel)")
-    p.add_argument("--max-tokens", type=count, default=llm.MAX_TOKENS, help="reply length limit")
-    style(p, "jnp", "jnp: ask for jax.numpy code; paper, paper-verbatim: the paper's NumPy prompt with or without "
-                   "the no-state rule (replies translated to jnp)")
-    model(p)
-    limits(p)
 
-    p = command("prompt", _prompt, "print the exact prompt to paste into any LLM chat (no key, no network); the "
-                                   "sha256 of its text goes to stderr")
-    style(p, "paper", "paper: the paper's NumPy prompt (its Figure 2) plus the no-state rule; paper-verbatim: the "
-                     "paper's wording alone; jnp: the jax.numpy prompt of `generate`")
-
-    p = command("import", _import, "import LLM answers (markdown, text or Anthropic Messages JSON): extract the "
-                                   "code, translate NumPy to jnp, validate, write candidates and import_report.md")
-    p.add_argument("answers", nargs="+", type=Path, metavar="ANSWER", help="answer files (.md, .txt or .json)")
-    p.add_argument("--out", type=Path, required=True, help="folder for the candidates (<answer stem>.py) and report")
-    p.add_argument("--model", default=None, help="the model that wrote the answers (default: the JSON's `model`)")
-    style(p, "paper", "the prompt the answers reply to (recorded with its sha256 in each header)")
-    p.add_argument("--llm", action="store_true", help="translate NumPy code the mechanical rewrite cannot convert "
-                                                     "through the Anthropic API (needs ANTHROPIC_API_KEY)")
-    p.add_argument("--samples", type=count, default=translate.SAMPLES, help="rollout observations to certify on")
-    limits(p)
-
-    p = command("validate", _validate, "check prior files in the sandbox (exit 0 when all are valid, else 1)",
-                env_help="task to check on (default: each file's `# task:` header; a header that disagrees is an "
-                         "error)")
-    p.add_argument("files", nargs="+", type=Path, help="prior files")
-    p.add_argument("--samples", type=count, default=sandbox.SAMPLES, help="rollout observations to test on")
-    limits(p)
-
-    p = command("translate", _translate, "rewrite a NumPy policy as a jnp prior, certified equivalent on rollouts")
-    p.add_argument("file", type=Path, help="the NumPy policy file")
-    p.add_argument("--out", type=Path, default=None, help="output file (default: <file stem>_jnp.py beside it)")
-    p.add_argument("--no-llm", action="store_true", help="only try the mechanical conversion")
-    p.add_argument("--samples", type=count, default=translate.SAMPLES, help="rollout observations to certify on")
-    model(p)
-    limits(p)
-
-    def rollouts(p: argparse.ArgumentParser, backend: str, rank_by: str, report: str) -> None:
-        p.add_argument("--episodes", type=count, default=10, help="episodes per candidate")
-        p.add_argument("--backend", choices=select.BACKENDS, default=backend,
-                       help="mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks")
-        p.add_argument("--max-steps", type=count, default=None, help="step limit per episode (default: the task's)")
-        p.add_argument("--seed", type=int, default=0, help="episode e starts from seed + e")
-        p.add_argument("--rank-by", choices=select.RANK_BY, default=rank_by, help="score used for the ranking")
-        p.add_argument("--report", type=Path, default=None,
-                       help=f"markdown report path, replaced if it exists (default: <folder of the first file>/"
-                            f"{report}, or {Path(report).stem}_2.md, _3.md, ... when that exists: never replaced)")
-        p.add_argument("--video", type=Path, default=None, metavar="DIR_OR_GIF",
-                       help="draw the first episode of each candidate as DIR/<file stem>.gif (or as this .gif for "
-                            "one candidate) with MuJoCo's renderer; needs EGL or OSMesa (see camel_jax/render.py)")
-
-    p = command("evaluate", _evaluate, "roll out candidate priors, rank them and write a markdown report")
-    p.add_argument("files", nargs="+", type=Path, help="prior files")
-    rollouts(p, "mjx", "return", "<env>_evaluation_<backend>.md")
-    p.add_argument("--write-return", action="store_true", help="record each result in its file's `# return:` line")
-
-    p = command("select", _select, "rank candidate priors by forward progress and staying healthy (not by return "
-                                   "alone), optionally draw each, and write a report naming the chosen one")
-    p.add_argument("files", nargs="+", type=Path, help="candidate prior files, or folders of them (every *.py)")
-    rollouts(p, "gymnasium", "speed", "<env>_selection.md")
-    return parser
-
+def _check_numbers(args) -> None:
+    """Counts and limits must be above zero: one line naming the option."""
+    for name in ("timeout", "memory_mb", "candidates", "max_tokens", "samples", "episodes", "api_timeout",
+                 "max_steps"):
+        value = getattr(args, name, None)
+        if value is not None and value <= 0:
+            raise SetupError(f"--{name.replace('_', '-')} {value}: use a positive number")
 
 def _generate(args, argv) -> int:
     client = llm.make_client(max_retries=args.retries, timeout_s=args.api_timeout)
@@ -259,16 +369,5 @@ def _limits(args) -> sandbox.Limits:
     return sandbox.Limits(args.timeout, args.memory_mb)
 
 
-def _positive(cast):
-    """An argparse type: a number of type `cast` above zero."""
-
-    def parse(text: str):
-        try:
-            value = cast(text)
-        except ValueError:
-            value = None
-        if value is None or value <= 0:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a positive {cast.__name__}")
-        return value
-
-    return parse
+RUNNERS = {"generate": _generate, "prompt": _prompt, "import": _import, "validate": _validate,
+           "translate": _translate, "evaluate": _evaluate, "select": _select}

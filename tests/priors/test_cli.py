@@ -35,12 +35,12 @@ def test_validate_valid_and_invalid(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["validate", "missing.py", "--env", "hopper"], "prior file not found: missing.py"),
-    (["validate", str(GOOD), "--env", "cheetah"], "invalid choice: 'cheetah'"),
+    (["validate", str(GOOD), "--env", "cheetah"], "unknown task 'cheetah'; use --env with one of"),
     (["validate", str(GOOD)], "has no `# task:` header; name its task with --env"),
     (["evaluate", "missing.py", "--env", "hopper"], "prior file not found"),
     (["translate", "missing.py", "--env", "hopper", "--no-llm"], "prior file not found"),
-    (["validate", str(GOOD), "--env", "hopper", "--timeout", "0"], "'0' is not a positive float"),
-    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["validate", str(GOOD), "--env", "hopper", "--timeout", "0"], "--timeout 0.0: use a positive number"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
 ])
 def test_usage_and_setup_errors_are_one_line_exit_2(capsys, argv, message):
     code, out, err = _run(capsys, *argv)

@@ -127,7 +127,7 @@ def test_model_option_exit_1_and_stale_files_replaced(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["import", "missing.md", "--env", "hopper", "--out", "{tmp}/out"], "answer file not found: missing.md"),
-    (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper"], "the following arguments are required: --out"),
+    (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper"], "import needs --out"),
     (["import", str(ANSWERS / "hopper_no_code.md"), "{tmp}/hopper_no_code.md", "--env", "hopper", "--out", "{tmp}/out"],
      "several answers would become"),
     (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{package}"],
@@ -135,10 +135,10 @@ def test_model_option_exit_1_and_stale_files_replaced(tmp_path):
     (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{tmp}/out", "--llm"],
      f"{llm.API_KEY_ENV} is not set"),
     (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{tmp}/out", "--style", "numpy"],
-     "invalid choice: 'numpy'"),
+     "unknown style 'numpy'; use --style with one of"),
     (["import", str(ANSWERS / "hopper_no_code.md"), "--env", "hopper", "--out", "{tmp}/hopper_no_code.md"],
      "is a file, not a folder"),
-    (["prompt", "--env", "cheetah"], "invalid choice: 'cheetah'"),
+    (["prompt", "--env", "cheetah"], "unknown task 'cheetah'"),
 ])
 def test_usage_errors_are_one_line_exit_2_and_write_nothing(tmp_path, monkeypatch, argv, message):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
