@@ -35,13 +35,15 @@ SCRIPTS = {"td3": "cleanrl/td3_continuous_action_jax.py", "ppo": "cleanrl/ppo_co
 
 
 def run_seed(python: str, script: Path, cleanrl: Path, env_id: str, seed: int, total: int,
-             learning_starts: int | None, workdir: Path) -> tuple[list[dict], dict]:
+             learning_starts: int | None, workdir: Path, threads: int = 0) -> tuple[list[dict], dict]:
     """One CleanRL process; returns its episode rows and timing (wall s, steady steps/s from its SPS lines).
     `learning_starts`: None for scripts without that flag (PPO)."""
     cmd = [python, str(script), "--env-id", env_id, "--seed", str(seed), "--total-timesteps", str(total)]
     if learning_starts is not None:
         cmd += ["--learning-starts", str(learning_starts)]
     env = {**os.environ, "PYTHONPATH": str(cleanrl), "PYTHONUNBUFFERED": "1", "JAX_PLATFORMS": "cpu"}
+    if threads:  # PyTorch's (and numpy's) thread pools; the script itself is unchanged
+        env |= {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     rows, sps, t0 = [], [], time.time()
     with subprocess.Popen(cmd, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True) as proc:
@@ -88,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     p.add_argument("--total-timesteps", type=int, default=150_000)
     p.add_argument("--learning-starts", type=int, default=25_000, help="TD3 only (not passed to PPO)")
+    p.add_argument("--threads", type=int, default=0,
+                   help="OMP_NUM_THREADS and MKL_NUM_THREADS for the CleanRL process (0: left as they are)")
     p.add_argument("--out", required=True, help="CSV to write (a .json with the same stem records the runs)")
     args = p.parse_args(argv)
     cleanrl = Path(args.cleanrl).expanduser()
@@ -103,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     all_rows, timings = [], []
     for seed in args.seeds:
         rows, timing = run_seed(args.python, script, cleanrl, args.env_id, seed, args.total_timesteps,
-                                learning_starts, workdir)
+                                learning_starts, workdir, args.threads)
         all_rows += rows
         timings.append(timing)
         print(json.dumps(timing), flush=True)
@@ -119,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     versions = subprocess.run([args.python, "-c", code], capture_output=True, text=True, check=False).stdout.split()
     meta = {"env_id": args.env_id, "total_timesteps": args.total_timesteps, "learning_starts": learning_starts,
             "script": args.script or SCRIPTS[args.algo], "cleanrl_commit": _commit(cleanrl), "runs": timings, "cpu": platform.processor() or platform.machine(),
-            "cores": os.cpu_count(), "versions": dict(zip(modules, versions)),
+            "cores": os.cpu_count(), "threads": args.threads or None, "versions": dict(zip(modules, versions)),
             "command": "python bench/cleanrl_reference.py " + " ".join(argv if argv is not None else sys.argv[1:])}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     return 0

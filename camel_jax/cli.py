@@ -197,7 +197,12 @@ def _resume(argv: list[str]) -> int:
                     description="Continue a run from its latest checkpoint to its --total-steps, with the config it "
                                 "was started with. A finished run is left alone; a run with logged rows after its "
                                 "last checkpoint is left alone unless --truncate.")
-    from camel_jax.loop import resume
+    from camel_jax.ppo_config import is_ppo_run
+
+    if is_ppo_run(args.run_dir):  # PPO, plain or refined by ULTRA (its guide from the run's prior.txt)
+        from camel_jax.ultra.refine import resume
+    else:
+        from camel_jax.loop import resume
 
     return _reported("resume", lambda: resume(args.run_dir, quiet=True if args.quiet else None,
                                               truncate=args.truncate))

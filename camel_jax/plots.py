@@ -29,7 +29,7 @@ from camel_jax import provenance, runs
 X_AXES = {"step": "env steps per seed", "wall_s": "wall-clock time (s)"}
 BANDS = {"iqm": "IQM and 95% bootstrap CI over seeds", "t": "mean and 95% CI over seeds (Student t)",
          "minmax": "mean and min-max over seeds"}
-FEASIBLE = {"epsilon": (0.0, 1.0), "masked_frac": (0.0, 1.0)}  # a band of these columns is clipped to the range
+FEASIBLE = {"epsilon": (0.0, 1.0), "masked_frac": (0.0, 1.0), "override_frac": (0.0, 1.0)}  # a band of these columns is clipped to the range
 BOOTSTRAP_RESAMPLES = 10_000
 
 
@@ -65,7 +65,7 @@ def load_run(run_dir: str | Path) -> RunData:
         raise FileNotFoundError(f"{run_dir} has no metrics.csv; point plot at a run directory made by camel-jax train")
     header, metrics = read_columns(run_dir / "metrics.csv")
     evals = read_columns(run_dir / "eval.csv")[1] if (run_dir / "eval.csv").is_file() else {}
-    swept = tuple(c for c in header if c not in runs.METRIC_FIELDS)
+    swept = tuple(c for c in header if c not in runs.METRIC_FIELDS + runs.PPO_METRIC_FIELDS)
     return RunData(run_dir.resolve().name, swept, metrics, evals)
 
 
@@ -211,7 +211,7 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
     FigureCanvasAgg(fig)
     ax_train, ax_eval, ax_mask = fig.subplots(1, 3)
     colours = iter(_palette())
-    any_eval = False
+    any_eval = any_ppo = False
     for i, run in enumerate(run_data):
         for suffix, where in groups(run):
             colour = next(colours)
@@ -221,10 +221,13 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
                 any_eval |= _line(ax_eval, curve(run.evals, key, where, x, kind=band), colour, style, None)
             _line(ax_mask, curve(run.metrics, "epsilon", where, x, kind=band), colour, "-", None)
             _line(ax_mask, curve(run.metrics, "masked_frac", where, x, kind=band), colour, ":", None)
+            any_ppo |= "override_frac" in run.metrics  # PPO: ULTRA's overridden fraction in place of masking
+            _line(ax_mask, curve(run.metrics, "override_frac", where, x, kind=band), colour, "-.", None)
     smoothing = f", moving average over {smooth} log rows" if smooth > 1 else ""
     ax_train.set(title=f"(a) training episode return{smoothing}", ylabel="return")
     ax_eval.set(title="(b) evaluation return (deterministic actor)", ylabel="return")
-    ax_mask.set(title="(c) masking", ylabel="probability / fraction", ylim=(-0.05, 1.05))
+    ax_mask.set(title="(c) masking" + (" / ULTRA's overrides (PPO)" if any_ppo else ""),
+                ylabel="probability / fraction", ylim=(-0.05, 1.05))
     for ax in (ax_train, ax_eval, ax_mask):
         ax.set_xlabel(X_AXES[x])
         ax.grid(alpha=0.3)
@@ -235,7 +238,8 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
     else:
         ax_eval.text(0.5, 0.5, "no evaluations\n(--eval-episodes 0)", ha="center", va="center",
                      transform=ax_eval.transAxes, color="0.4")
-    ax_mask.legend(handles=[style("-", "epsilon"), style(":", "masked fraction")], fontsize="small")
+    ax_mask.legend(handles=[style("-", "epsilon"), style(":", "masked fraction")]
+                   + ([style("-.", "overridden fraction")] if any_ppo else []), fontsize="small")
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(out, dpi=100)

@@ -32,22 +32,22 @@ from camel_jax.ppo_config import PPOConfig
 from camel_jax.ppo_trainer import Guide, chunk_row, iteration_row, make_train
 from camel_jax.progress import Progress
 
-METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
-                 "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
-                 "matched", "nonfinite", "steps_per_s", "wall_s")
+METRIC_FIELDS = runs.PPO_METRIC_FIELDS
 EVAL_FIELDS = runs.EVAL_FIELDS
 
 
-def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None, truncate: bool = False) -> Path:
+def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None, truncate: bool = False,
+           guide_state=None) -> Path:
     """Continue the PPO run in `run_dir` from its latest checkpoint (from the start if it has none), as
     `camel_jax.loop.resume` does for TD3: a finished run is an error, and so are logged rows after the checkpoint
-    unless `truncate`. A guided run needs its `guide` function again (its state is in the checkpoint)."""
+    unless `truncate`. A guided run needs its `guide` function again (its state is in the checkpoint; with no
+    checkpoint yet, `guide_state` starts it again)."""
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume", PPOConfig)
     runs.check_resumable(run_dir, config.iterations * config.batch_size)
     if quiet is not None:
         config = dataclasses.replace(config, quiet=quiet)
-    return train(config, resume_dir=run_dir, guide=guide, truncate=truncate)
+    return train(config, resume_dir=run_dir, guide=guide, guide_state=guide_state, truncate=truncate)
 
 
 def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,

@@ -28,6 +28,10 @@ from camel_jax.networks import Actor
 
 METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "epsilon", "masked_frac",
                  "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
+# PPO's (camel_jax/ppo_loop.py): its losses and diagnostics, and ULTRA's guidance counts in place of masking
+PPO_METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
+                     "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
+                     "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
 
 

@@ -345,8 +345,22 @@ def test_gymnasium_run_writes_the_run_directory_and_resumes(gym_run):
         resume(run_dir)  # every step is logged: nothing to resume
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
-    resume(run_dir)  # the envs restart their episodes, so the rows after 256 are new ones
-    _check_run_dir(run_dir, config, evaluated=True)
+    from camel_jax.cli import main
+
+    assert main(["resume", str(run_dir), "--quiet"]) == 0  # the CLI sends a PPO run to PPO's loop
+    _check_run_dir(run_dir, config, evaluated=True)  # the envs restart their episodes: rows after 256 are new ones
+
+
+def test_plot_draws_a_ppo_run_as_one_curve_with_its_overrides(gym_run, tmp_path):
+    from camel_jax import plots
+
+    _, run_dir = gym_run
+    run = plots.load_run(run_dir)
+    assert run.swept == ()  # PPO's columns are not mistaken for --grid settings (one curve, not one per row)
+    assert plots.groups(run) == [("", {})]
+    fig = plots.plot_runs([run], tmp_path / "p.png")
+    assert (tmp_path / "p.png").stat().st_size > 0
+    assert fig.axes[2].get_title() == "(c) masking / ULTRA's overrides (PPO)"
 
 
 def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path):

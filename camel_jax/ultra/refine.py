@@ -81,3 +81,35 @@ def refine(work: Work, mode: str, steps: int, out: str, arm: str = "", alpha: fl
                      suggested_by=results.provider(work.arm_file(arm, 0, "suggestions.json")))
     results.write_atomic(Path(run_dir) / "ultra.json", json.dumps(about, indent=1) + "\n")
     return Path(run_dir)
+
+
+def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False) -> Path:
+    """Continue a killed refined run from its checkpoint: the tables are in the checkpoint (with none yet, they are
+    read again from the work directory named in ultra.json), and the guide function is its mode's (read from
+    prior.txt, `guide: ULTRA-<mode>: ...`). Plain PPO runs go to ppo_loop.resume."""
+    import re
+
+    from camel_jax import ppo_loop
+
+    run_dir = Path(run_dir)
+    prior = (run_dir / "prior.txt").read_text() if (run_dir / "prior.txt").is_file() else ""
+    guide = next((line for line in prior.splitlines() if line.startswith("guide: ")), None)
+    if guide is None:
+        return ppo_loop.resume(run_dir, quiet=quiet, truncate=truncate)
+    mode = re.match(r"guide: ULTRA-(A|R|RA):", guide)
+    if mode is None:
+        raise SetupError(f"{run_dir} was trained with a guide that is not ULTRA's ({guide[:80]}); resume it from "
+                         "Python with camel_jax.ppo_loop.resume(run_dir, guide=...)")
+    state = None
+    if not any((run_dir / "checkpoints").glob("*")):  # nothing restored: the tables come from the work directory
+        about = run_dir / "ultra.json"
+        if not about.is_file():
+            raise SetupError(f"{run_dir} has no checkpoint and no ultra.json to find its tables; start it again with "
+                             "camel-jax ultra refine ... --overwrite")
+        from camel_jax.ultra.work import open_work
+
+        about = json.loads(about.read_text())
+        tables, taus, _ = load_tables(open_work(about["work"]), about["arm"])
+        state = (tables, taus)
+    return ppo_loop.resume(run_dir, quiet=quiet, guide=guide_for(mode.group(1)), truncate=truncate,
+                           guide_state=state)

@@ -143,6 +143,14 @@ def test_chained_stages_with_recorded_answers_refine_with_matches(work, ppo_base
     assert all(t > 0 for t in about["tau"])
     assert all(m > 0 for m in matched(run_dir)), matched(run_dir)
     assert "ULTRA-A" in (run_dir / "prior.txt").read_text()
+    # killed before its first checkpoint: `camel-jax resume` restarts it with its mode's guide (matches again)
+    shutil.rmtree(run_dir / "checkpoints")
+    (run_dir / "actor.msgpack").unlink()
+    for name in ("metrics.csv", "eval.csv"):
+        if (run_dir / name).is_file():
+            (run_dir / name).write_text((run_dir / name).read_text().splitlines(keepends=True)[0])
+    assert main(["resume", str(run_dir), "--quiet"]) == 0
+    assert (run_dir / "actor.msgpack").is_file() and all(m > 0 for m in matched(run_dir)), matched(run_dir)
 
 
 def test_run_chains_every_stage(work, ppo_base, tmp_path):
