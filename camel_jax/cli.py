@@ -141,7 +141,6 @@ def _check_choices(cls, argv: list[str]) -> None:
     """One line naming the bad value and the choices for every Literal-typed option in `argv` (tyro's own message
     is a multi-line box)."""
     import types
-    import typing
 
     hints = typing.get_type_hints(cls)
     for field in dataclasses.fields(cls):
