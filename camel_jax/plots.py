@@ -29,7 +29,8 @@ from camel_jax import provenance, runs
 X_AXES = {"step": "env steps per seed", "wall_s": "wall-clock time (s)"}
 BANDS = {"iqm": "IQM and 95% bootstrap CI over seeds", "t": "mean and 95% CI over seeds (Student t)",
          "minmax": "mean and min-max over seeds"}
-FEASIBLE = {"epsilon": (0.0, 1.0), "masked_frac": (0.0, 1.0), "override_frac": (0.0, 1.0)}  # a band of these columns is clipped to the range
+# a band of these columns is clipped to the range
+FEASIBLE = {"epsilon": (0.0, 1.0), "masked_frac": (0.0, 1.0), "override_frac": (0.0, 1.0)}
 BOOTSTRAP_RESAMPLES = 10_000
 
 

@@ -15,6 +15,7 @@ import functools
 import io
 import shlex
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
@@ -182,10 +183,6 @@ SUBCOMMANDS = {"generate": Generate, "prompt": Prompt, "import": Import, "valida
 Command = Union[tuple(Annotated[cls, tyro.conf.subcommand(name, description=_about(cls))]  # noqa: UP007
                      for name, cls in SUBCOMMANDS.items())]
 DESCRIPTION = "LLM-written prior policies: generate, validate, translate, evaluate."
-# options that the task needs on the command line (tyro gives them the default "hopper" otherwise)
-REQUIRED = {"generate": ("--env",), "prompt": ("--env",), "import": ("--env", "--out"), "translate": ("--env",),
-            "evaluate": ("--env",), "select": ("--env",)}
-POSITIONAL = {"import": "ANSWER", "validate": "FILE", "translate": "FILE", "evaluate": "FILE", "select": "FILE"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,21 +215,36 @@ def _check_usage(command: str, argv: list[str]) -> None:
     missing required option, no file given."""
     from camel_jax.cli import _check_choices
 
+    cls = SUBCOMMANDS[command]
     try:
-        _check_choices(SUBCOMMANDS[command], argv)
+        _check_choices(cls, argv)
     except ValueError as e:
         raise SetupError(str(e)) from None
-    for flag in REQUIRED.get(command, ()):
+    flags, positional = _required(cls)
+    for flag in flags:
         if not any(a == flag or a.startswith(flag + "=") for a in argv):
             raise SetupError(f"{command} needs {flag} (see `{PROG} {command} --help`)")
-    if command in POSITIONAL and not any(not a.startswith("-") for a in _positionals(SUBCOMMANDS[command], argv)):
-        raise SetupError(f"{command} needs at least one {POSITIONAL[command]} (see `{PROG} {command} --help`)")
+    if positional and not _positionals(cls, argv):
+        raise SetupError(f"{command} needs at least one {positional} (see `{PROG} {command} --help`)")
+
+
+def _required(cls) -> tuple[list[str], str]:
+    """The flags of `cls`'s fields without a default, and the metavar of its positional one ('' if none)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    flags, positional = [], ""
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+            continue
+        meta = getattr(hints[f.name], "__metadata__", ())
+        if tyro.conf.Positional in meta:
+            positional = next(m.metavar for m in meta if getattr(m, "metavar", None)).rstrip(".")
+        else:
+            flags.append("--" + f.name.replace("_", "-"))
+    return flags, positional
 
 
 def _positionals(cls, argv: list[str]) -> list[str]:
     """The arguments of `argv` that are no option's value (flags of booleans take none)."""
-    import typing
-
     hints = typing.get_type_hints(cls, include_extras=True)
     flags = {"--" + f.name.replace("_", "-") for f in dataclasses.fields(cls) if hints[f.name] is not bool}
     out, i = [], 0
@@ -253,6 +265,7 @@ def _check_numbers(args) -> None:
         value = getattr(args, name, None)
         if value is not None and value <= 0:
             raise SetupError(f"--{name.replace('_', '-')} {value}: use a positive number")
+
 
 def _generate(args, argv) -> int:
     client = llm.make_client(max_retries=args.retries, timeout_s=args.api_timeout)

@@ -23,7 +23,7 @@ from camel_jax.ppo import OVERRIDE_LOSSES
 from camel_jax.ppo_config import PPOConfig
 from camel_jax.priors.errors import SetupError
 from camel_jax.ultra import results, table
-from camel_jax.ultra.work import Work, load_tables, pick_arm
+from camel_jax.ultra.work import Work, load_tables, open_work, pick_arm
 
 MODES = ("A", "R", "RA", "none")
 ALPHA = 0.1  # the summary's MuJoCo weight of the implicit reward (0.5 on Pong)
@@ -106,8 +106,6 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
         if not about.is_file():
             raise SetupError(f"{run_dir} has no checkpoint and no ultra.json to find its tables; start it again with "
                              "camel-jax ultra refine ... --overwrite")
-        from camel_jax.ultra.work import open_work
-
         about = json.loads(about.read_text())
         tables, taus, _ = load_tables(open_work(about["work"]), about["arm"])
         state = (tables, taus)
