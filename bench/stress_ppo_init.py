@@ -20,23 +20,13 @@ from pathlib import Path
 
 CHILD = """
 import sys, time
-import flax.linen as nn, jax, jax.numpy as jnp, numpy as np
+import flax.linen as nn, jax, jax.numpy as jnp
 from camel_jax import ppo
 variant, iterations = sys.argv[1], int(sys.argv[2])
-init = nn.initializers.orthogonal if variant == "flax" else ppo.orthogonal
-
-class Net(nn.Module):  # ppo.ActorCritic's six orthogonally initialised layers (hopper: 11 -> 64 -> 64 -> 3 and 1)
-    @nn.compact
-    def __call__(self, x):
-        outs = []
-        for out, scale in ((3, 0.01), (1, 1.0)):
-            h = x
-            for _ in range(2):
-                h = nn.tanh(nn.Dense(64, kernel_init=init(np.sqrt(2)))(h))
-            outs.append(nn.Dense(out, kernel_init=init(scale))(h))
-        return outs
-
-f = jax.jit(jax.vmap(lambda k: Net().init(k, jnp.zeros((1, 11)))))
+if variant == "flax":  # the network of camel_jax.ppo with flax's initializer in place of ppo.orthogonal
+    ppo.orthogonal = nn.initializers.orthogonal
+net = ppo.ActorCritic(3)  # hopper: 11 observations, 3 actions; six orthogonally initialised layers
+f = jax.jit(jax.vmap(lambda k: net.init(k, jnp.zeros((1, 11)))))
 t = time.time()
 for i in range(iterations):
     jax.block_until_ready(f(jax.random.split(jax.random.PRNGKey(i), 2)))
@@ -47,8 +37,8 @@ print(time.time() - t)
 def run(variant: str, iterations: int, timeout: float) -> dict:
     t = time.time()
     try:
-        out = subprocess.run([sys.executable, "-c", CHILD, variant, str(iterations)], capture_output=True, text=True, check=False,
-                             timeout=timeout, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+        out = subprocess.run([sys.executable, "-c", CHILD, variant, str(iterations)], capture_output=True, text=True,
+                             check=False, timeout=timeout, env={**os.environ, "JAX_PLATFORMS": "cpu"})
     except subprocess.TimeoutExpired:
         return {"variant": variant, "finished": False, "wall_s": round(time.time() - t, 1)}
     if out.returncode != 0:
