@@ -1,0 +1,96 @@
+"""bench/cleanrl_reference.py resumes per seed: a stand-in "python" prints CleanRL-like lines, no CleanRL needed."""
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Stands in for CleanRL's interpreter: answers the version probe (`-c CODE`), and otherwise plays
+# td3_continuous_action_jax.py: two episodes and SPS lines, each call logged to $FAKE_LOG; it fails halfway through
+# the seed named by $FAKE_FAIL_SEED.
+FAKE = '''#!{python}
+import json, os, sys
+if sys.argv[1] == "-c":
+    print(json.dumps({{"gymnasium": "0.29.1", "mujoco": os.environ.get("FAKE_MUJOCO", "3.1.6"), "jax": "0.4.30"}}))
+    raise SystemExit(0)
+args = sys.argv[2:]
+seed, total = int(args[args.index("--seed") + 1]), int(args[args.index("--total-timesteps") + 1])
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(f"{{seed}}\\n")
+for step in range(0, total, 100):
+    print(f"SPS: {{100 + step}}")
+print(f"global_step=10, episodic_return=[{{seed}}.5]")
+if seed == int(os.environ.get("FAKE_FAIL_SEED", "0")):
+    print("Traceback: killed halfway")
+    raise SystemExit(1)
+print(f"global_step=30, episodic_return=[{{seed * 10}}.25]")
+'''
+
+
+def _run(tmp_path, *args, **env):
+    cmd = [sys.executable, "bench/cleanrl_reference.py", "--cleanrl", str(tmp_path / "cleanrl"), "--python",
+           str(tmp_path / "python"), "--out", str(tmp_path / "ref.csv"), "--total-timesteps", "300",
+           "--learning-starts", "100", *args]
+    env = {"PATH": "/usr/bin:/bin", "FAKE_LOG": str(tmp_path / "calls.log"), "TMPDIR": str(tmp_path),
+           "CLEANRL_COMMIT": "abc123", **env}
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def _calls(tmp_path) -> list[int]:
+    log = tmp_path / "calls.log"
+    seeds = [int(x) for x in log.read_text().split()] if log.is_file() else []
+    log.unlink(missing_ok=True)
+    return seeds
+
+
+def _rows(tmp_path) -> list[tuple[int, int, float]]:
+    with open(tmp_path / "ref.csv", newline="") as f:
+        return [(int(r["seed"]), int(r["step"]), float(r["episodic_return"])) for r in csv.DictReader(f)]
+
+
+def test_resume_skips_finished_seeds_and_reruns_the_interrupted_one(tmp_path):
+    (tmp_path / "cleanrl" / "cleanrl").mkdir(parents=True)
+    (tmp_path / "cleanrl" / "cleanrl" / "td3_continuous_action_jax.py").write_text("# stand-in\n")
+    fake = tmp_path / "python"
+    fake.write_text(FAKE.format(python=sys.executable))
+    fake.chmod(0o755)
+
+    r = _run(tmp_path, "--seeds", "1", "2", "3", FAKE_FAIL_SEED="2")  # seed 2 dies: seed 1 is kept, 2's row is not
+    assert r.returncode != 0 and "killed halfway" in r.stderr and "for seed 2" in r.stderr
+    assert _calls(tmp_path) == [1, 2]
+    assert _rows(tmp_path) == [(1, 10, 1.5), (1, 30, 10.25)]
+    meta = json.loads((tmp_path / "ref.json").read_text())
+    assert [t["seed"] for t in meta["runs"]] == [1] and meta["cleanrl_commit"] == "abc123"
+    assert meta["versions"]["mujoco"] == "3.1.6" and meta["total_timesteps"] == 300
+
+    r = _run(tmp_path, "--seeds", "1", "2", "3")  # the same command again: seed 1 skipped, 2 from its start, then 3
+    assert r.returncode == 0, r.stderr
+    assert "seeds [1] finished; running [2, 3]" in r.stdout
+    assert _calls(tmp_path) == [2, 3]
+    assert _rows(tmp_path) == [(1, 10, 1.5), (1, 30, 10.25), (2, 10, 2.5), (2, 30, 20.25), (3, 10, 3.5),
+                               (3, 30, 30.25)]
+    runs = json.loads((tmp_path / "ref.json").read_text())["runs"]
+    assert [t["seed"] for t in runs] == [1, 2, 3]
+    assert all(t["started_utc"] <= t["finished_utc"] and "--seed" in t["command"] for t in runs)
+
+    before = (tmp_path / "ref.csv").read_text()
+    assert _run(tmp_path, "--seeds", "1", "2", "3").returncode == 0 and _calls(tmp_path) == []  # nothing left
+    assert (tmp_path / "ref.csv").read_text() == before
+
+    r = _run(tmp_path, "--seeds", "4")  # more seeds into the same files: the finished ones stay
+    assert r.returncode == 0 and _calls(tmp_path) == [4]
+    assert [s for s, _, _ in _rows(tmp_path)] == [1, 1, 2, 2, 3, 3, 4, 4]
+
+    r = _run(tmp_path, "--seeds", "5", FAKE_MUJOCO="4.0.0")  # other versions: refused, files untouched
+    assert r.returncode == 2 and "mujoco" in r.stderr and "--fresh" in r.stderr and _calls(tmp_path) == []
+    r = _run(tmp_path, "--seeds", "5", "--total-timesteps", "400")
+    assert r.returncode == 2 and "total_timesteps" in r.stderr and _calls(tmp_path) == []
+    assert [s for s, _, _ in _rows(tmp_path)] == [1, 1, 2, 2, 3, 3, 4, 4]
+
+    r = _run(tmp_path, "--seeds", "5", "--fresh", FAKE_MUJOCO="4.0.0")  # --fresh starts the files over
+    assert r.returncode == 0 and _calls(tmp_path) == [5]
+    assert [s for s, _, _ in _rows(tmp_path)] == [5, 5]
+    assert json.loads((tmp_path / "ref.json").read_text())["versions"]["mujoco"] == "4.0.0"
