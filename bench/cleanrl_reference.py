@@ -201,8 +201,13 @@ def main(argv: list[str] | None = None) -> int:
         write(out, rows, {**meta, "runs": timings})  # so that an existing file of other settings is not mixed in
     for seed in todo:
         started, load = _utc(), os.getloadavg()[0]
-        seed_rows, timing = run_seed(args.python, script, cleanrl, args.env_id, seed, args.total_timesteps,
-                                     learning_starts, workdir, args.threads)
+        try:
+            seed_rows, timing = run_seed(args.python, script, cleanrl, args.env_id, seed, args.total_timesteps,
+                                         learning_starts, workdir, args.threads)
+        except KeyboardInterrupt as e:
+            print(f"cleanrl_reference: interrupted ({e or 'Ctrl-C'}) during seed {seed}; {out} keeps the finished "
+                  "seeds: run the same command again to go on", file=sys.stderr)
+            return 130
         timing |= {"started_utc": started, "finished_utc": _utc(), "loadavg_1min": [round(load, 2),
                                                                                     round(os.getloadavg()[0], 2)]}
         rows += seed_rows

@@ -2,8 +2,10 @@
 
 import csv
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +22,10 @@ args = sys.argv[2:]
 seed, total = int(args[args.index("--seed") + 1]), int(args[args.index("--total-timesteps") + 1])
 with open(os.environ["FAKE_LOG"], "a") as f:
     f.write(f"{{seed}}\\n")
+if os.environ.get("FAKE_HANG"):
+    print(f"global_step=10, episodic_return=[{{seed}}.5]", flush=True)
+    open(os.environ["FAKE_HANG"], "w").write(str(os.getpid()))
+    import time; time.sleep(120)
 for step in range(0, total, 100):
     print(f"SPS: {{100 + step}}")
 print(f"global_step=10, episodic_return=[{{seed}}.5]")
@@ -30,12 +36,17 @@ print(f"global_step=30, episodic_return=[{{seed * 10}}.25]")
 '''
 
 
-def _run(tmp_path, *args, **env):
+def _cmd(tmp_path, *args, **env):
     cmd = [sys.executable, "bench/cleanrl_reference.py", "--cleanrl", str(tmp_path / "cleanrl"), "--python",
            str(tmp_path / "python"), "--out", str(tmp_path / "ref.csv"), "--total-timesteps", "300",
            "--learning-starts", "100", *args]
     env = {"PATH": "/usr/bin:/bin", "FAKE_LOG": str(tmp_path / "calls.log"), "TMPDIR": str(tmp_path),
            "CLEANRL_COMMIT": "abc123", **env}
+    return cmd, env
+
+
+def _run(tmp_path, *args, **env):
+    cmd, env = _cmd(tmp_path, *args, **env)
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False)
 
 
@@ -51,12 +62,16 @@ def _rows(tmp_path) -> list[tuple[int, int, float]]:
         return [(int(r["seed"]), int(r["step"]), float(r["episodic_return"])) for r in csv.DictReader(f)]
 
 
-def test_resume_skips_finished_seeds_and_reruns_the_interrupted_one(tmp_path):
+def _setup(tmp_path):
     (tmp_path / "cleanrl" / "cleanrl").mkdir(parents=True)
     (tmp_path / "cleanrl" / "cleanrl" / "td3_continuous_action_jax.py").write_text("# stand-in\n")
     fake = tmp_path / "python"
     fake.write_text(FAKE.format(python=sys.executable))
     fake.chmod(0o755)
+
+
+def test_resume_skips_finished_seeds_and_reruns_the_interrupted_one(tmp_path):
+    _setup(tmp_path)
 
     r = _run(tmp_path, "--seeds", "1", "2", "3", FAKE_FAIL_SEED="2")  # seed 2 dies: seed 1 is kept, 2's row is not
     assert r.returncode != 0 and "killed halfway" in r.stderr and "for seed 2" in r.stderr
@@ -94,3 +109,22 @@ def test_resume_skips_finished_seeds_and_reruns_the_interrupted_one(tmp_path):
     assert r.returncode == 0 and _calls(tmp_path) == [5]
     assert [s for s, _, _ in _rows(tmp_path)] == [5, 5]
     assert json.loads((tmp_path / "ref.json").read_text())["versions"]["mujoco"] == "4.0.0"
+
+
+def test_sigterm_ends_the_cleanrl_process_and_keeps_finished_seeds(tmp_path):
+    _setup(tmp_path)
+    assert _run(tmp_path, "--seeds", "1").returncode == 0
+    pid_file = tmp_path / "child.pid"
+    cmd, env = _cmd(tmp_path, "--seeds", "1", "2", FAKE_HANG=str(pid_file))
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not pid_file.is_file() or not pid_file.read_text():  # seed 2's stand-in is running
+        assert time.time() < deadline and proc.poll() is None
+        time.sleep(0.1)
+    child = int(pid_file.read_text())
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "during seed 2" in err and "run the same command again" in err
+    assert not Path(f"/proc/{child}").exists()  # killed and reaped before the wrapper exited
+    assert [s for s, _, _ in _rows(tmp_path)] == [1, 1]
+    assert [t["seed"] for t in json.loads((tmp_path / "ref.json").read_text())["runs"]] == [1]
