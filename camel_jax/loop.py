@@ -88,6 +88,8 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
         runs.truncate(run_dir, i * config.num_envs, truncate)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
         env_state, action = venv.reset(gym_env_seeds(config, i)), None  # action: the next step's, chosen ahead
+        if restored is not None:  # the checkpoint's masked flags were drawn for the killed episodes: new ones draw
+            state = jax.jit(jax.vmap(tr.restart, in_axes=(0, None)), donate_argnums=0)(state, i)  # their own
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
     mjx_eval = gym_eval = None
