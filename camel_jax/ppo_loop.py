@@ -168,7 +168,9 @@ class _GymSteps:
         return x.reshape(self.seeds, -1, *x.shape[1:])
 
     def start(self, learner, env_seeds: list[int]):
-        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs."""
+        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs.
+        A resume keeps each env's running discounted return (`reward_scaler.ret`): the cut episodes ended without
+        terminating, and gymnasium's NormalizeReward carries the return over any such end (a truncation, a reset)."""
         self.env_state = self.venv.reset(env_seeds)
         learner, self.obs = self.see(learner, self.per_seed(self.env_state.obs))
         return learner
