@@ -93,6 +93,16 @@ def last_logged_step(run_dir: Path) -> int:
     return max(steps)
 
 
+def nonfinite_at(run_dir: Path, step: int, members: int) -> list[int]:
+    """Per member, the cumulative count of non-finite env steps that metrics.csv logged at env step `step` (a
+    checkpoint's step is always a log step); zeros where the file has no such rows (step 0)."""
+    with open(run_dir / "metrics.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["step"] and int(r["step"]) == step]
+    if len(rows) != members:
+        return [0] * members
+    return [int(float(r["nonfinite"] or 0)) for r in rows]
+
+
 def has_checkpoint(run_dir: Path) -> bool:
     """Whether RUN_DIR/checkpoints/ holds a saved step."""
     checkpoints = Path(run_dir) / "checkpoints"
