@@ -118,3 +118,16 @@ def test_eval_cli_scores_a_run_whose_expert_prior_is_gone_unmasked(callable_run,
     assert len(err) == 1 and f"expert:{expert}" in err[0] and "actor.msgpack is not there" in err[0]
     [member] = json.loads((run_dir / "eval_final.json").read_text())["members"]
     assert np.isfinite(member["return_unmasked"]) and "return_masked" not in member
+
+
+def test_resume_of_a_callable_prior_run_is_one_line_naming_the_callable(callable_run, tmp_path, capsys):
+    from camel_jax import cli
+
+    run = tmp_path / "run"
+    shutil.copytree(callable_run, run)
+    (run / "actor.msgpack").unlink()  # as if killed after its last checkpoint, before writing its actor
+    before = (run / "metrics.csv").read_text()
+    assert cli.main(["resume", str(run), "--quiet", "--truncate"]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("camel-jax")]
+    assert len(err) == 1 and "Python callable prior (callable:lean_forward)" in err[0] and "prior file" in err[0]
+    assert (run / "metrics.csv").read_text() == before and not (run / "actor.msgpack").exists()
