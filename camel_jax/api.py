@@ -38,14 +38,14 @@ def train(config: Config | None = None, prior: str | Path | Callable | None = No
     """Train the run of `config` (default `Config()`, with `overrides` applied, e.g. `env="walker2d"`) and return its
     curves. `prior` replaces `config.prior` (see the module docstring); `callback(step, row)` gets every log row as it
     is written (row: metric name -> one value per member)."""
-    from camel_jax import loop
+    from camel_jax import loop, runs
     from camel_jax.priors.baselines import ResolvedPrior
 
     config = dataclasses.replace(config or Config(), **overrides)
     resolved = None
     if callable(prior):
         resolved = ResolvedPrior(_callable_prior(prior, config.env), "callable", _source_of(prior))
-        config = dataclasses.replace(config, prior=f"callable:{getattr(prior, '__name__', 'policy')}")
+        config = dataclasses.replace(config, prior=runs.CALLABLE_PRIOR + getattr(prior, "__name__", "policy"))
     elif prior is not None:
         config = dataclasses.replace(config, prior=str(prior))
     run_dir = loop.train(config, prior=resolved, on_log=callback)

@@ -41,7 +41,6 @@ from camel_jax.td3 import Agent
 from camel_jax.trainer import Learner, make_train
 
 RESULT = "eval_final.json"
-CALLABLE = "callable:"  # config.prior of a run trained through camel_jax.train with a Python callable (api.py)
 
 
 def check_finished(run_dir: Path, cls=Config, command: str = "eval"):
@@ -70,7 +69,7 @@ class PriorUnavailable(ValueError):
 def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
     """The prior the run trained with (a prior file from its saved copy in prior.txt); PriorUnavailable when it
     cannot be reloaded from the run directory."""
-    if config.prior.startswith(CALLABLE):
+    if config.prior.startswith(runs.CALLABLE_PRIOR):
         raise PriorUnavailable(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
                                "reloaded from the run directory (prior.txt keeps its source for reading only); for "
                                "the masked scores pass it again: camel_jax.evaluate_run(RUN_DIR, prior=fn)")
@@ -149,7 +148,7 @@ def td3_policy(run_dir: Path, prior: Callable | None = None) -> tuple[Config, ob
     _, actor = runs.load_actor(run_dir)
     skipped = ""
     if prior is not None:
-        if not config.prior.startswith(CALLABLE):
+        if not config.prior.startswith(runs.CALLABLE_PRIOR):
             raise ValueError(f"{run_dir} was trained with the prior {config.prior}, not a Python callable; evaluate "
                              "it without prior= (its own prior is reloaded from the run directory)")
         from camel_jax.api import _callable_prior

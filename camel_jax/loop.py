@@ -33,7 +33,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume")
     runs.check_resumable(run_dir, config.total_steps)
-    if config.prior.startswith("callable:"):  # camel_jax.train's Python callables (api.py): only the source is kept
+    if config.prior.startswith(runs.CALLABLE_PRIOR):
         raise ValueError(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
                          "reloaded from the run directory; repeat it from Python (camel_jax.train) or train with a "
                          "prior file (def policy(obs): ...) to have resumable runs")

@@ -33,6 +33,9 @@ PPO_METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_leng
                      "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
                      "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
+# config.prior of a run trained through camel_jax.train with a Python callable (api.py): "callable:<its name>". Only
+# its source is kept (prior.txt, for reading), so eval scores it unmasked only and resume refuses it.
+CALLABLE_PRIOR = "callable:"
 
 
 def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
