@@ -1,11 +1,11 @@
 """camel-jax: CAMEL (continuous action masking from LLM-written priors) as a vectorized, jitted TD3 trainer.
 
-The notebook API (camel_jax/api.py): `train`, `make_env`, `load_prior`, `load_actor`, `Config`, `Result`. They are
-imported on first use, so `import camel_jax` stays light.
+The notebook API (camel_jax/api.py): `train`, `evaluate_run`, `make_env`, `load_prior`, `load_actor`, `Config`,
+`Result`. They are imported on first use, so `import camel_jax` stays light.
 """
 
 __version__ = "0.1.0"
-__all__ = ["Config", "Result", "load_actor", "load_prior", "make_env", "train"]
+__all__ = ["Config", "Result", "evaluate_run", "load_actor", "load_prior", "make_env", "train"]
 
 
 def __getattr__(name: str):
@@ -13,7 +13,7 @@ def __getattr__(name: str):
         from camel_jax.config import Config
 
         return Config
-    if name in ("Result", "load_actor", "load_prior", "make_env", "train"):
+    if name in ("Result", "evaluate_run", "load_actor", "load_prior", "make_env", "train"):
         from camel_jax import api
 
         return getattr(api, name)

@@ -8,7 +8,8 @@
 
 A prior is a path, a task name (its shipped prior), "none"/"random"/"expert:RUN_DIR", or a Python callable
 `policy(obs) -> act` (jittable; your own code, so it is traced, not sandboxed; its source is saved in prior.txt, and
-the run cannot be resumed from the command line, which needs a prior file).
+the run cannot be resumed from the command line, which needs a prior file). `camel-jax eval` scores such a run
+unmasked only; `evaluate_run(run_dir, prior=policy)` scores it masked as well.
 """
 
 from __future__ import annotations
@@ -37,14 +38,14 @@ def train(config: Config | None = None, prior: str | Path | Callable | None = No
     """Train the run of `config` (default `Config()`, with `overrides` applied, e.g. `env="walker2d"`) and return its
     curves. `prior` replaces `config.prior` (see the module docstring); `callback(step, row)` gets every log row as it
     is written (row: metric name -> one value per member)."""
-    from camel_jax import loop
+    from camel_jax import loop, runs
     from camel_jax.priors.baselines import ResolvedPrior
 
     config = dataclasses.replace(config or Config(), **overrides)
     resolved = None
     if callable(prior):
         resolved = ResolvedPrior(_callable_prior(prior, config.env), "callable", _source_of(prior))
-        config = dataclasses.replace(config, prior=f"callable:{getattr(prior, '__name__', 'policy')}")
+        config = dataclasses.replace(config, prior=runs.CALLABLE_PRIOR + getattr(prior, "__name__", "policy"))
     elif prior is not None:
         config = dataclasses.replace(config, prior=str(prior))
     run_dir = loop.train(config, prior=resolved, on_log=callback)
@@ -94,6 +95,22 @@ def load_actor(run_dir: str | Path, member: int = 0) -> Callable:
     mine = jax.tree.map(lambda x: x[member], params)
     ones = jnp.ones(act_dim)
     return jax.jit(lambda obs: actor.apply(mine, obs, -ones, ones))
+
+
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
+                 prior: Callable | None = None) -> dict:
+    """`camel-jax eval RUN_DIR` from Python: every member's final deterministic actor for `episodes` episodes,
+    unmasked and masked, written to RUN_DIR/eval_final.json and returned (one entry per member in "members"). For a
+    run trained with a Python callable prior, pass the same callable as `prior` to get the masked scores too
+    (without it they are skipped and "masked_skipped" says so)."""
+    from camel_jax import final_eval
+
+    if prior is not None and not callable(prior):
+        raise ValueError(f"prior= takes the Python callable the run trained with, got {prior!r}; a run trained with "
+                         "a prior file or baseline reloads it itself (leave prior= out)")
+    result = final_eval.evaluate_run(run_dir, episodes, backend, seed, prior=prior)
+    final_eval.write(run_dir, result)
+    return result
 
 
 def _callable_prior(fn: Callable, env: str) -> Callable:

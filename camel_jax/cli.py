@@ -231,6 +231,8 @@ def _eval(argv: list[str]) -> int:
 
     def work():
         result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None)
+        if result.get("masked_skipped"):  # the unmasked score is there; one line says what is not and why
+            print(f"camel-jax eval: {result['masked_skipped']}", file=sys.stderr)
         print(final_eval.table(result))
         for member in result["members"] if args.video else []:
             print(f"video: {member['video']} (return {member['video_return']:.1f})")

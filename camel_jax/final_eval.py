@@ -5,6 +5,11 @@ RUN_DIR/eval_final.json.
 The actor is RUN_DIR/actor.msgpack (written when a run finishes). The prior is the one the run trained with: for a
 prior file, the copy saved in RUN_DIR/prior.txt (checked against its sha256), so an edited or moved file changes
 nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/evaluate.py.
+A prior that cannot be reloaded from the run directory (a Python callable given to `camel_jax.train`, whose prior.txt
+holds its source for reading only; an `expert:RUN` whose run has lost its actor) does not stop the evaluation: the
+unmasked score needs no prior, so the run is scored unmasked only and the result's `masked_skipped` says why (the
+command prints it as one line). From Python, `camel_jax.evaluate_run(RUN_DIR, prior=fn)` gives the callable back
+and evaluates masked as well.
 
 A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/ppo_eval.py: its deterministic
 mean action on observations normalised with the run's statistics, unmasked only (PPO has no mask).
@@ -20,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import jax
@@ -56,8 +62,23 @@ def check_finished(run_dir: Path, cls=Config, command: str = "eval"):
     return config
 
 
+class PriorUnavailable(ValueError):
+    """The run's prior cannot be reloaded from its run directory (the message says why and what to do)."""
+
+
 def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
-    """The prior the run trained with (a prior file from its saved copy in prior.txt)."""
+    """The prior the run trained with (a prior file from its saved copy in prior.txt); PriorUnavailable when it
+    cannot be reloaded from the run directory."""
+    if config.prior.startswith(runs.CALLABLE_PRIOR):
+        raise PriorUnavailable(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
+                               "reloaded from the run directory (prior.txt keeps its source for reading only); for "
+                               "the masked scores pass it again: camel_jax.evaluate_run(RUN_DIR, prior=fn)")
+    if config.prior.startswith("expert:"):
+        expert = Path(config.prior.split(":", 1)[1])
+        if not (expert / "actor.msgpack").is_file():
+            raise PriorUnavailable(f"{run_dir} was trained with the prior {config.prior}, but {expert / 'actor.msgpack'} "
+                                   "is not there (from this directory); run eval from where the run was trained, or "
+                                   "restore that run, for the masked scores")
     if config.prior in ("none", "random") or config.prior.startswith("expert:"):
         return resolve(config.prior, config.env)
     header, _, source = (run_dir / "prior.txt").read_text().partition("\n")
@@ -70,9 +91,10 @@ def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
 
 
 def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
-                 video: str | Path | None = None) -> dict:
+                 video: str | Path | None = None, prior: Callable | None = None) -> dict:
     """Per member: mean and std of the return over `episodes` episodes, unmasked and masked (and its video, see the
-    module's docstring)."""
+    module's docstring). `prior`: the jittable callable a run made with a Python callable prior trained with (None:
+    the run's own prior; such a run is then scored unmasked only, with `masked_skipped` saying why)."""
     run_dir = Path(run_dir)
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
@@ -81,11 +103,15 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
     if is_ppo_run(run_dir):
         from camel_jax import ppo_eval
 
+        if prior is not None:
+            raise ValueError(f"{run_dir} is a PPO run, which has no prior to mask with; evaluate it without prior=")
         config, tr, learner = ppo_eval.load_run(run_dir)
         flags, about = {"unmasked": 0.0}, {"algo": "ppo", "prior": "none"}
     else:
-        config, tr, learner = td3_policy(run_dir)
+        config, tr, learner, skipped = td3_policy(run_dir, prior)
         flags, about = {"unmasked": 0.0, "masked": 1.0}, {"prior": config.prior}
+        if skipped:
+            flags, about = {"unmasked": 0.0}, {**about, "masked_skipped": skipped}
     if video is not None:
         render.backend()  # no GL: one line before any work
     members = config.members()
@@ -113,15 +139,31 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
             "backend": backend, "episodes": episodes, "seed": seed, "members": rows}
 
 
-def td3_policy(run_dir: Path) -> tuple[Config, object, Learner]:
-    """(config, the TD3 trainer's functions, a learner holding the final actor of every member) of a finished run."""
+def td3_policy(run_dir: Path, prior: Callable | None = None) -> tuple[Config, object, Learner, str]:
+    """(config, the TD3 trainer's functions, a learner holding the final actor of every member, "" or why the
+    masked scores cannot be computed) of a finished run. `prior`: the callable of a run trained with one (else the
+    run's own prior). Without its prior the trainer has none: its greedy actor is the unmasked one, bit for bit
+    (an unmasked box is [-1, 1] either way)."""
     config = check_finished(run_dir)
     _, actor = runs.load_actor(run_dir)
-    prior = run_prior(run_dir, config)
+    skipped = ""
+    if prior is not None:
+        if not config.prior.startswith(runs.CALLABLE_PRIOR):
+            raise ValueError(f"{run_dir} was trained with the prior {config.prior}, not a Python callable; evaluate "
+                             "it without prior= (its own prior is reloaded from the run directory)")
+        from camel_jax.api import _callable_prior
+
+        fn = _callable_prior(prior, config.env)  # traced once: one clear error for wrong shapes
+    else:
+        try:
+            fn = run_prior(run_dir, config).fn
+        except PriorUnavailable as e:
+            fn, skipped = None, f"masked scores skipped: {e}"
     # greedy() reads only the actor and the hyperparameters (the box); make_train only the spec's dimensions here
-    tr = make_train(config, specs.load(config.env), prior.fn)
+    tr = make_train(config, specs.load(config.env), fn)
     agent = Agent(actor=actor, critic=None, target_actor=None, target_critic=None, actor_opt=None, critic_opt=None)
-    return config, tr, Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
+    learner = Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
+    return config, tr, learner, skipped
 
 
 def member_video(tr, learner: Learner, member: int, env_name: str, seed: int, path: Path) -> tuple[Path, float]:

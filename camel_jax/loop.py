@@ -33,6 +33,10 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume")
     runs.check_resumable(run_dir, config.total_steps)
+    if config.prior.startswith(runs.CALLABLE_PRIOR):
+        raise ValueError(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
+                         "reloaded from the run directory; repeat it from Python (camel_jax.train) or train with a "
+                         "prior file (def policy(obs): ...) to have resumable runs")
     if quiet is not None:
         config = Config(**{**config.__dict__, "quiet": quiet})
     return train(config, resume_dir=run_dir, truncate=truncate)
@@ -88,6 +92,9 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
         runs.truncate(run_dir, i * config.num_envs, truncate)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
         env_state, action = venv.reset(gym_env_seeds(config, i)), None  # action: the next step's, chosen ahead
+        if restored is not None:  # the checkpoint's masked flags were drawn for the killed episodes: new ones draw
+            state = jax.jit(jax.vmap(tr.restart, in_axes=(0, None)), donate_argnums=0)(state, i)  # their own
+            venv.count_nonfinite_from(gym_nonfinite(run_dir, i * config.num_envs, seeds, config.num_envs))
     get_learner = (lambda: state.learner) if config.backend == "mjx" else (lambda: state)
 
     mjx_eval = gym_eval = None
@@ -172,6 +179,13 @@ def gym_env_seeds(config: Config, iteration: int = 0) -> list[int]:
     resumed at iteration i > 0 restarts its episodes from seeds shifted by `7919 * i`."""
     n = config.num_envs
     return [(m["seed"] * n + k + 7919 * iteration) % 2**31 for m in config.members() for k in range(n)]
+
+
+def gym_nonfinite(run_dir: Path, step: int, members: int, num_envs: int) -> list[int]:
+    """Per gymnasium env (member-major), where a run resumed at env step `step` starts counting non-finite steps:
+    each member's count logged at that step, on its first env (the logged count is the sum over a member's envs)."""
+    counts = runs.nonfinite_at(run_dir, step, members)
+    return [counts[m] if k == 0 else 0 for m in range(members) for k in range(num_envs)]
 
 
 def gym_step(act, learn_act, venv, learner, env_state, action, k: int, seeds: int):

@@ -27,7 +27,7 @@ from flax import serialization
 
 from camel_jax import envs, evaluate, runs
 from camel_jax.checkpoint import Checkpoints
-from camel_jax.loop import gym_env_seeds, use_compile_cache
+from camel_jax.loop import gym_env_seeds, gym_nonfinite, use_compile_cache
 from camel_jax.ppo_config import PPOConfig
 from camel_jax.ppo_trainer import Guide, chunk_row, iteration_row, make_train
 from camel_jax.progress import Progress
@@ -99,6 +99,8 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         runs.truncate(run_dir, i * config.batch_size, truncate)
     if venv is not None:
         state = gym.start(state, gym_env_seeds(config, i))
+        if i > 0:  # resumed: the non-finite counts go on from the checkpoint's, as MJX's restored envs' do
+            venv.count_nonfinite_from(gym_nonfinite(run_dir, i * config.batch_size, seeds, config.num_envs))
     learner = (lambda: state.learner) if venv is None else (lambda: state)
 
     run_eval = close_eval = None
@@ -168,7 +170,9 @@ class _GymSteps:
         return x.reshape(self.seeds, -1, *x.shape[1:])
 
     def start(self, learner, env_seeds: list[int]):
-        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs."""
+        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs.
+        A resume keeps each env's running discounted return (`reward_scaler.ret`): the cut episodes ended without
+        terminating, and gymnasium's NormalizeReward carries the return over any such end (a truncation, a reset)."""
         self.env_state = self.venv.reset(env_seeds)
         learner, self.obs = self.see(learner, self.per_seed(self.env_state.obs))
         return learner

@@ -33,6 +33,9 @@ PPO_METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_leng
                      "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
                      "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
+# config.prior of a run trained through camel_jax.train with a Python callable (api.py): "callable:<its name>". Only
+# its source is kept (prior.txt, for reading), so eval scores it unmasked only and resume refuses it.
+CALLABLE_PRIOR = "callable:"
 
 
 def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
@@ -91,6 +94,16 @@ def last_logged_step(run_dir: Path) -> int:
             with open(run_dir / name, newline="") as f:
                 steps += [int(r[0]) for r in list(csv.reader(f))[1:] if r]
     return max(steps)
+
+
+def nonfinite_at(run_dir: Path, step: int, members: int) -> list[int]:
+    """Per member, the cumulative count of non-finite env steps that metrics.csv logged at env step `step` (a
+    checkpoint's step is always a log step); zeros where the file has no such rows (step 0)."""
+    with open(run_dir / "metrics.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["step"] and int(r["step"]) == step]
+    if len(rows) != members:
+        return [0] * members
+    return [int(float(r["nonfinite"] or 0)) for r in rows]
 
 
 def has_checkpoint(run_dir: Path) -> bool:

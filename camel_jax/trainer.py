@@ -59,6 +59,7 @@ class Train(NamedTuple):
     run_chunk: Callable  # MJX: (TrainState with a leading member axis, start_iteration, length) -> (same, metrics)
     greedy: Callable  # (learner, obs, masked) -> deterministic action
     nets: td3.Nets
+    restart: Callable  # gymnasium resume: (learner, i) -> learner with fresh masked flags for episodes reset at i
 
 
 def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = True, updates_from: int = 0) -> Train:
@@ -176,7 +177,15 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
         low, high = box(obs, masked, learner.hyper)
         return nets.actor.apply(learner.agent.actor, obs, low, high)
 
-    return Train(init_learner, box, act, learn, learn_act, init, run_chunk, greedy, nets)
+    def restart(learner: Learner, i):
+        """The learner for envs that all start new episodes at iteration i (a resumed gymnasium run resets them: the
+        episodes in flight at the checkpoint are not continued): every env's masked flag drawn afresh, with eps after
+        i * num_envs env steps, as `learn` draws it for an episode that reset at the end of iteration i - 1. (MJX
+        restores its envs mid-episode, and their flags with them, so it never calls this.)"""
+        key, k_mask = jax.random.split(learner.key)
+        return learner.replace(masked=masking.draw_masked(k_mask, eps_at(i * n, learner.hyper), (n,)), key=key)
+
+    return Train(init_learner, box, act, learn, learn_act, init, run_chunk, greedy, nets, restart)
 
 
 def summarize(metrics: dict, xp=jnp) -> dict:

@@ -345,10 +345,24 @@ def test_gymnasium_run_writes_the_run_directory_and_resumes(gym_run):
         resume(run_dir)  # every step is logged: nothing to resume
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
+    # the cumulative non-finite count logged at the checkpoint (set by hand: Hopper has none to count this early)
+    _set_nonfinite(run_dir, 256, ["3", "5"])
     from camel_jax.cli import main
 
     assert main(["resume", str(run_dir), "--quiet"]) == 0  # the CLI sends a PPO run to PPO's loop
-    _check_run_dir(run_dir, config, evaluated=True)  # the envs restart their episodes: rows after 256 are new ones
+    rows = _check_run_dir(run_dir, config, evaluated=True)  # the envs restart their episodes: rows after 256 are new
+    # the recreated envs count on from the checkpoint's count, per seed (MJX restores it with its envs)
+    assert [(r["step"], r["nonfinite"]) for r in rows[-2:]] == [("384", "3"), ("384", "5")]
+
+
+def _set_nonfinite(run_dir, step, values):
+    """Rewrite the nonfinite column of metrics.csv's rows at `step` (seed order)."""
+    rows, mine = _rows(run_dir / "metrics.csv"), iter(values)
+    rows = [{**r, "nonfinite": next(mine)} if int(r["step"]) == step else r for r in rows]
+    with open(run_dir / "metrics.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def test_plot_draws_a_ppo_run_as_one_curve_with_its_overrides(gym_run, tmp_path):

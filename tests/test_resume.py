@@ -144,3 +144,61 @@ def test_resume_after_the_last_checkpoint_only_writes_the_actor(pair, tmp_path):
 def test_resume_of_a_directory_without_a_run_is_one_line_exit_2(tmp_path):
     r = _camel("resume", str(tmp_path / "nothing"), timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "config.json" in r.stderr, r.stderr
+
+
+# --- gymnasium: the episodes in flight at the checkpoint are not continued, so neither are their masked flags ----
+def test_gymnasium_resume_draws_fresh_masked_flags_for_the_restarted_episodes(tmp_path):
+    """eps0 1 falling to 0 at the checkpoint (step 200): episodes in flight there were mostly drawn masked, and an
+    uninterrupted run keeps their flags until they end. A resume resets every env, and episodes started at step
+    200 are drawn with eps(200) = 0: none is masked. Carrying the killed episodes' flags would mask them."""
+    from camel_jax import loop
+    from camel_jax.config import Config
+
+    run = tmp_path / "run"
+    config = Config(env="hopper", backend="gymnasium", prior="random", seeds=(0,), num_envs=8, total_steps=400,
+                    learning_starts=300, log_every=8, checkpoint_every=200, keep_checkpoints=2, eval_episodes=0,
+                    hidden=(16, 16), batch_size=8, eps0=1.0, mask_fraction=0.5, quiet=True, out=str(run))
+    loop.train(config)
+    whole = {int(r["step"]): r for r in _rows(run / "metrics.csv")}
+    assert float(whole[208]["masked_frac"]) > 0  # the uninterrupted run: in-flight episodes keep their flags
+    shutil.rmtree(run / "checkpoints" / "400")
+    (run / "actor.msgpack").unlink()  # as if killed after logging step 400, before its checkpoint
+    loop.resume(run, truncate=True)  # from the checkpoint at 200: the rows after it are logged again
+    resumed = {int(r["step"]): r for r in _rows(run / "metrics.csv")}
+    assert sorted(resumed) == sorted(whole) == list(range(8, 401, 8))
+    assert all(resumed[s] == whole[s] for s in range(8, 201, 8))
+    assert [float(resumed[s]["masked_frac"]) for s in range(208, 401, 8)] == [0.0] * 25
+    assert all(resumed[s]["epsilon"] == whole[s]["epsilon"] == "0" for s in range(208, 401, 8))
+
+
+def _set_column(path: Path, step: int, column: str, values: list[str]):
+    """Rewrite `column` of the rows at `step` (in member order) of a CSV."""
+    rows = _rows(path)
+    mine = iter(values)
+    rows = [{**r, column: next(mine)} if int(r["step"]) == step else r for r in rows]
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_gymnasium_resume_counts_nonfinite_steps_on_from_the_checkpoint(tmp_path):
+    """The `nonfinite` column is a run's cumulative count (MJX restores it with its envs). A resumed gymnasium run
+    recreates its envs and must count on from the count logged at its checkpoint, per member, not from 0. The count
+    at the checkpoint is set by hand (a short run on Hopper has no non-finite step to count)."""
+    from camel_jax import loop
+    from camel_jax.config import Config
+
+    run = tmp_path / "run"
+    config = Config(env="hopper", backend="gymnasium", prior="none", seeds=(0, 1), num_envs=2, total_steps=200,
+                    learning_starts=150, log_every=50, checkpoint_every=100, eval_episodes=0, hidden=(16, 16),
+                    batch_size=8, quiet=True, out=str(run))
+    loop.train(config)
+    assert {r["nonfinite"] for r in _rows(run / "metrics.csv")} == {"0"}
+    _set_column(run / "metrics.csv", 100, "nonfinite", ["3", "5"])  # seed 0, seed 1
+    shutil.rmtree(run / "checkpoints" / "200")
+    (run / "actor.msgpack").unlink()
+    loop.resume(run, truncate=True)
+    after = [(int(r["step"]), int(r["seed"]), r["nonfinite"]) for r in _rows(run / "metrics.csv")]
+    assert after == [(50, 0, "0"), (50, 1, "0"), (100, 0, "3"), (100, 1, "5"), (150, 0, "3"), (150, 1, "5"),
+                     (200, 0, "3"), (200, 1, "5")]

@@ -70,6 +70,13 @@ class GymVecEnv:
                    "nonfinite": self._nonfinite.copy()}
         return GymState(obs=obs, reward=zeros, done=zeros, metrics=metrics, info=info)
 
+    def count_nonfinite_from(self, counts: Sequence[int]) -> None:
+        """Start the per-instance non-finite counts at `counts` (a resumed run counts on from its checkpoint, as the
+        MJX envs' restored counts do)."""
+        if len(counts) != self.num_envs:
+            raise ValueError(f"count_nonfinite_from got {len(counts)} counts for {self.num_envs} envs")
+        self._nonfinite[:] = counts
+
     def step(self, state: GymState, action) -> GymState:
         del state  # the C MuJoCo state lives inside the gymnasium envs
         action = np.asarray(action, np.float64).reshape(self.num_envs, self.act_dim)
