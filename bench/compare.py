@@ -16,6 +16,8 @@ A second table and plot panel give the paper's own measure for our runs: the det
 box (eval.csv, `return_unmasked`) at the same step counts (the last evaluation at or before each) and its mean over
 all evaluations, with ratios to the first --run. Training returns of a masked method include its masked episodes;
 the unmasked evaluation is the agent alone. The plot's bands are --band (camel_jax.plots.BANDS; default iqm).
+Every row and legend entry names the run's prior (its kind and search cost: camel_jax.priors.kinds) and its task and
+backend; a comparison of runs on different backends says MIXED BACKENDS in its title.
 
     python bench/compare.py --run "TD3 (camel-jax)=runs/hopper/td3" --run "CAMEL=runs/hopper/camel" \\
         --reference "CleanRL TD3 (jax)=bench/reference/cleanrl_td3_jax_hopper.csv" --out bench/results/compare_hopper
@@ -56,7 +58,8 @@ from pathlib import Path
 import numpy as np
 
 from camel_jax import provenance
-from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, iqm_ci, mean_ci
+from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, describe_run, iqm_ci, mean_ci, setting_title
+from camel_jax.priors import kinds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,9 +94,11 @@ def load_ours(run_dir: Path) -> dict:
             for r in csv.DictReader(f):
                 evals.setdefault(int(r["step"]), []).append(float(r["return_unmasked"]))
                 evals_by_seed.setdefault(int(r["seed"]), []).append((int(r["step"]), float(r["return_unmasked"])))
+    _, task, backend = describe_run(run_dir)
+    about = {**kinds.of_run(run_dir).record(), "task": task, "backend": backend}
     return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": wall, "config": config,
             "last_step": max(int(r["step"]) for r in rows), "evals": evals,  # last_step = total_steps once finished
-            "evals_by_seed": {s: np.array(v) for s, v in evals_by_seed.items()}, "path": run_dir}
+            "evals_by_seed": {s: np.array(v) for s, v in evals_by_seed.items()}, "path": run_dir, "about": about}
 
 
 def load_reference(path: Path) -> dict:
@@ -108,11 +113,13 @@ def load_reference(path: Path) -> dict:
     meta_path = path.with_suffix(".json")
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     wall_runs = {run["seed"]: run["wall_s"] for run in meta.get("runs", [])} or walls
+    about = {"prior_kind": "none", "prior_label": "no prior (CleanRL's script)", "prior_search_env_steps": None,
+             "task": meta.get("env_id", "not recorded"), "backend": "gymnasium"}  # CleanRL steps gymnasium's C MuJoCo
     return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": float(sum(wall_runs.values())),
             # the JSON is written when every seed has finished: its total is the budget (the last episode ends
             # before it); without the JSON, the last logged episode
             "meta": meta, "last_step": int(meta.get("total_timesteps", max(int(r["step"]) for r in rows))),
-            "path": path}
+            "path": path, "about": about}
 
 
 def window_ends(runs: list[dict], window: int, budget: int) -> np.ndarray:
@@ -300,8 +307,8 @@ def launch(args) -> list[tuple[str, Path]]:
     from camel_jax.config import Config
     from camel_jax.loop import resume, train
 
-    priors = {"td3": "none", "camel": f"priors/{args.env}.py", "random": "random",
-              "control": f"priors/{args.env}.py", "expert": f"expert:{args.runs_dir}/td3"}
+    priors = {"td3": "none", "camel": args.prior or args.env, "random": "random",
+              "control": args.prior or args.env, "expert": f"expert:{args.runs_dir}/td3"}
     base = Config(env=args.env, backend="gymnasium", seeds=tuple(args.seeds), total_steps=args.budget,
                   learning_starts=min(25_000, args.budget // 6), eval_every=max(args.budget // 15, 1),
                   eval_episodes=5, log_every=2_000, checkpoint_every=50_000, quiet=True)
@@ -367,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--methods", nargs="+", default=["td3", "camel"],
                    help="methods for --budget: td3 camel random control expert (default: td3 camel)")
     p.add_argument("--runs-dir", default="runs/compare", help="where --budget puts its runs (default: %(default)s)")
+    p.add_argument("--prior", default="", help="the prior of camel and control for --budget (default: --env, the "
+                   "task's LLM-written prior; tuned:TASK for the controller searched for in simulation)")
     args = p.parse_args(argv)
     args.command = "python bench/compare.py " + " ".join(f"'{a}'" if " " in a else a
                                                          for a in (sys.argv[1:] if argv is None else argv))
@@ -425,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         curves = {s: windowed(arr, ends, args.window) for s, arr in sorted(d["seeds"].items())}
         evals = d.get("evals", {})
         last_eval = max((k for k in evals if k <= budget), default=None)
-        results.append({"label": label, "kind": kind, "curves": curves, "wall_all": d["wall_all"],
+        results.append({"label": label, "kind": kind, "curves": curves, "wall_all": d["wall_all"], "about": d["about"],
                         "eval": (last_eval, evals[last_eval]) if last_eval else None,
                         "evals": {k: v for k, v in sorted(evals.items()) if k <= budget},
                         "stats": summarize(curves, ends, at, args.threshold), "final": final_returns(d, span),
@@ -440,7 +449,8 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     out.parent.mkdir(parents=True, exist_ok=True)
     draw(args, results, ends, out.with_suffix(".png"), budget)
     ref = next((r for r in results if r["kind"] == "reference"), None)
-    header = ["method", "seeds"]
+    where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
+    header = ["method", "prior (kind, search cost)", "task, backend", "seeds"]
     for a in at:
         header += [f"return at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
     header += ["AUC (mean return)", "AUC, IQM [95% CI]", f"steps to {args.threshold:g} (seeds reaching)",
@@ -449,7 +459,9 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     summary = []
     for r in results:
         st, n = r["stats"], len(r["curves"])
-        cells, row = [r["label"], str(n)], {"label": r["label"], "seeds": n}
+        about = r["about"]
+        cells = [r["label"], about["prior_label"], ran_on(about), str(n)]
+        row = {"label": r["label"], **about, "seeds": n}
         vs_ref = ref is not None and r is not ref
         for a in at:
             pair, row[f"return_at_{a}"], row[f"return_at_{a}_iqm"] = cell_pair(
@@ -476,7 +488,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     eval_lines = []
     if base:
         base_st = eval_stats(base["evals"], at)
-        head = ["method"]
+        head = ["method", "prior (kind, search cost)", "task, backend"]
         for a in at:
             head += [f"unmasked eval at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
         head += ["mean over all evaluations", "all evaluations, IQM [95% CI]"]
@@ -485,7 +497,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
             if not r["evals"]:
                 continue
             st = eval_stats(r["evals"], at)
-            cells = [r["label"]]
+            cells = [r["label"], r["about"]["prior_label"], ran_on(r["about"])]
             for a in at:
                 step, vals = st["at"][a]
                 note = f" at {step // 1000}k" if step is not None and step != a else ""
@@ -506,14 +518,17 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     gaps = sorted(set(np.diff(ends).tolist()))
     grid = f"every {gaps[0]:,} steps" if len(gaps) == 1 else f"at {len(ends)} steps"
     rly_lines, rly_text = per_seed_section(args, results, summary, span)
-    md = [f"# {args.title}: camel-jax{title}, {seeds_text([len(r['curves']) for r in results])}, {budget:,} steps",
+    mixed = f" ({where})" if where.startswith("MIXED") else ""
+    md = [f"# {args.title}: camel-jax{title}{mixed}, {seeds_text([len(r['curves']) for r in results])}, {budget:,} steps",
           "", *provenance_lines(results), "", f"Command: `{command}`", "",
           (f"Budget compared: {budget:,} env steps per seed. Returns: training episodes ending in the last "
            f"{args.window:,} steps before the step count, mean ± 95% CI over seeds (Student t) and {IQM_TEXT}; "
            f"{versus}. The windows end {grid} from {ends[0]:,} to {ends[-1]:,}, where every run wrote a log row and "
            f"wrote one {args.window:,} steps before, so all curves average the same span of steps (AUC: the mean "
            f"over these window ends). Wall-clock: camel-jax trains a method's seeds together in one process{walls}"),
-          "", *lines, "",
+          "", (f"Runs: {where}. Each method's prior is named by what it is and what finding it cost in "
+               "simulation (camel_jax/priors/kinds.py: from the run's config.json, or for runs made before it "
+               "recorded them, from its prior.txt or prior path)."), "", *lines, "",
           *([(f"Unmasked evaluation of our runs (the deterministic actor with no box, the paper's measure), mean ± "
               f"95% CI over seeds and IQM [95% bootstrap CI]; ratios are to the mean (or IQM) of '{base['label']}'."
               f"{no_eval}"), "", *eval_lines, ""] if eval_lines else []),
@@ -523,7 +538,8 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     out.with_suffix(".json").write_text(json.dumps({
         "command": command, "budget": budget, "window": args.window, "threshold": args.threshold,
         "window_ends": {"first": int(ends[0]), "last": int(ends[-1]), "count": len(ends)},
-        "final_span": list(span), "iqm": IQM_TEXT, "rliable": rly_text, "methods": summary}, indent=2) + "\n")
+        "runs": where, "final_span": list(span), "iqm": IQM_TEXT, "rliable": rly_text, "methods": summary},
+        indent=2) + "\n")
     print("\n".join(lines + [""] + eval_lines + [""] + rly_lines))
 
 
@@ -904,6 +920,15 @@ IQM_TEXT = (f"IQM [95% CI]: the interquartile mean over seeds (the mean of their
             f"min-max range, a 75% interval for the median seed, not a 95% one")
 
 
+def legend(r: dict) -> str:
+    """What a legend entry adds to a method's label: its prior (kind and search cost) and where it ran."""
+    return f"{r['about']['prior_label']}; {ran_on(r['about'])}"
+
+
+def ran_on(about: dict) -> str:
+    return f"{about['task']}, {about['backend'] or 'backend not recorded'}"
+
+
 def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) -> None:
     """The PNG: training-return curves of every method and reference, and unmasked evaluations of our runs, each
     with the band --band over seeds."""
@@ -918,8 +943,8 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
         centre, low, high, _ = band_over_seeds(stack, args.band)
         style = "--" if r["kind"] == "reference" else "-"
         pv = r["provenance"]
-        (line,) = ax.plot(ends, centre, style, label=f"{r['label']} ({stack.shape[0]} seeds; {pv['brief']}; "
-                                                      f"{pv['short']})")
+        (line,) = ax.plot(ends, centre, style, label=f"{r['label']} ({stack.shape[0]} seeds; {pv['short']}) "
+                                                      f"[{legend(r)}]")
         ax.fill_between(ends, low, high, color=line.get_color(), alpha=0.2)
     ax.set_xlabel("env steps")
     ax.set_ylabel(f"training episodic return (episodes ending in the last {args.window:,} steps)")
@@ -930,7 +955,7 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
         if r["evals"]:
             steps = np.array(list(r["evals"]))
             centre, low, high, _ = band_over_seeds(np.array(list(r["evals"].values())).T, args.band)
-            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=r["label"])
+            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=f"{r['label']} [{legend(r)}]")
             ax_eval.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
     ax_eval.set_xlabel("env steps")
     ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
@@ -938,8 +963,10 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
     ax_eval.grid(alpha=0.3)
     if any(r["evals"] for r in results):
         ax_eval.legend()
+    where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
     fig.suptitle(f"{args.title}: {seeds_text([len(r['curves']) for r in results])}, {budget:,} env steps compared "
-                 f"(legend: seeds; backend; commit)")
+                 f"(legend: seeds; commit; prior; task, backend)" + (f"\n{where}" if where else ""),
+                 color="C3" if where.startswith("MIXED") else "black")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     plt.close(fig)

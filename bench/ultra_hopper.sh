@@ -4,7 +4,8 @@
 # then refinement for 100k env steps per seed in each arm:
 #   ppo_continued   PPO continued from the base policy, no guidance (the "no LLM at all" ablation)
 #   value-drop_A/R/RA  critical states by the stand-in identifier value-drop (the base critic's largest drops),
-#                   suggestions by the stand-in policy suggester (the shipped CAMEL prior priors/hopper.py)
+#                   suggestions by the stand-in policy suggester (the tuned CAMEL prior priors/tuned/hopper.py,
+#                   found by random search in simulation, about 0.35M env steps; not an LLM's)
 #   random_RA       the same number of states per seed drawn at random (the random-selection ablation), same suggester
 #   llm_RA          a real LLM's answers (recorded; bench/results/ultra_hopper/llm_answers/) on one window per seed
 # Usage: bash bench/ultra_hopper.sh RUNS_DIR [STAGE...]
@@ -33,11 +34,11 @@ for s in $stages; do
       [ -d "$out/work" ] || camel-jax ultra collect "$out/base" --out "$out/work" --episodes 10 ;;
     value-drop)
       [ -d "$out/work/value-drop" ] || camel-jax ultra identify "$out/work" --provider value-drop
-      camel-jax ultra improve "$out/work" --arm value-drop --provider policy --policy hopper --overwrite
+      camel-jax ultra improve "$out/work" --arm value-drop --provider policy --policy tuned:hopper --overwrite
       camel-jax ultra table "$out/work" --arm value-drop ;;
     random)
       [ -d "$out/work/random" ] || camel-jax ultra identify "$out/work" --provider random --like value-drop
-      camel-jax ultra improve "$out/work" --arm random --provider policy --policy hopper --overwrite
+      camel-jax ultra improve "$out/work" --arm random --provider policy --policy tuned:hopper --overwrite
       camel-jax ultra table "$out/work" --arm random ;;
     refine)
       refine none none "$out/work"

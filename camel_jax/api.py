@@ -6,7 +6,8 @@
     act = cj.load_actor(result.run_dir)      # the final deterministic actor of member 0, unmasked: obs -> action
     env = cj.make_env("hopper", "gymnasium")  # the env layer the trainer steps
 
-A prior is a path, a task name (its shipped prior), "none"/"random"/"expert:RUN_DIR", or a Python callable
+A prior is a path, a task name (its LLM-written prior), "tuned:NAME" (a controller searched for in simulation),
+"none"/"random"/"expert:RUN_DIR", or a Python callable
 `policy(obs) -> act` (jittable; your own code, so it is traced, not sandboxed; its source is saved in prior.txt, and
 the run cannot be resumed from the command line, which needs a prior file). `camel-jax eval` scores such a run
 unmasked only; `evaluate_run(run_dir, prior=policy)` scores it masked as well.
@@ -31,6 +32,7 @@ class Result:
     metrics: dict[str, np.ndarray]  # metrics.csv, one array per column (rows: log steps x members)
     evals: dict[str, np.ndarray]  # eval.csv, likewise
     config: Config  # as run (the backend resolved)
+    record: dict = dataclasses.field(default_factory=dict)  # config.json's record: prior_kind, prior_label, ...
 
 
 def train(config: Config | None = None, prior: str | Path | Callable | None = None,
@@ -49,16 +51,28 @@ def train(config: Config | None = None, prior: str | Path | Callable | None = No
     elif prior is not None:
         config = dataclasses.replace(config, prior=str(prior))
     run_dir = loop.train(config, prior=resolved, on_log=callback)
+    import json
+
+    from camel_jax.config import RECORDED
+
+    raw = json.loads((run_dir / "config.json").read_text())
     return Result(run_dir, read_csv(run_dir / "metrics.csv"), read_csv(run_dir / "eval.csv"),
-                  Config.from_json(run_dir / "config.json"))
+                  Config.from_json(run_dir / "config.json"), {k: raw[k] for k in RECORDED if k in raw})
 
 
 def read_csv(path: str | Path) -> dict[str, np.ndarray]:
-    """A run CSV as {column: float array} (empty arrays when it has no rows)."""
+    """A run CSV as {column: float array} (empty arrays when it has no rows); a text column (eval.csv's `backend`)
+    as an array of strings."""
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         rows = list(reader)
-    return {c: np.array([float(r[c]) if r[c] != "" else np.nan for r in rows]) for c in reader.fieldnames or []}
+    out = {}
+    for c in reader.fieldnames or []:
+        try:
+            out[c] = np.array([float(r[c]) if r[c] != "" else np.nan for r in rows])
+        except ValueError:
+            out[c] = np.array([r[c] for r in rows])
+    return out
 
 
 def make_env(name: str = "hopper", backend: str = "gymnasium", num_envs: int = 1):
@@ -69,8 +83,8 @@ def make_env(name: str = "hopper", backend: str = "gymnasium", num_envs: int = 1
 
 
 def load_prior(prior: str | Path, env: str | None = None) -> Callable:
-    """A prior file (validated in the sandbox first) or a task name's shipped prior, as a jittable obs -> act. The task
-    comes from `env` or the file's header."""
+    """A prior file (validated in the sandbox first), a task name's LLM-written prior or `tuned:NAME`, as a jittable
+    obs -> act. The task comes from `env` or the file's header."""
     from camel_jax.priors import loader
 
     path = loader.prior_path(prior)

@@ -172,8 +172,10 @@ def _from_file(cls, path: str):
         raw = json.loads(file.read_text())
     except json.JSONDecodeError as e:
         raise ValueError(f"--config {path} is not JSON ({e}); give a run's config.json or a preset") from None
-    fields = {f.name for f in dataclasses.fields(cls)}
-    unknown = sorted(k for k in raw if k not in fields and not k.startswith("_"))
+    from camel_jax.config import RECORDED
+
+    fields = {f.name for f in dataclasses.fields(cls)}  # a run's record (RECORDED) is made afresh by the new run
+    unknown = sorted(k for k in raw if k not in fields and k not in RECORDED and not k.startswith("_"))
     if unknown:
         raise ValueError(f"--config {path}: unknown settings {', '.join(unknown)} (a {cls.__name__} has none of "
                          "these; for PPO pass --algo ppo)")

@@ -17,6 +17,14 @@ from camel_jax import specs
 from camel_jax.td3 import Hyper
 
 TASKS = Literal[specs.available()]  # the spec files in envs/, as command-line choices
+# Written into config.json beside the settings (runs.create), never read back as settings: what the prior was and
+# what it cost (camel_jax/priors/kinds.py), and the task as results name it (specs.task_label).
+RECORDED = ("prior_kind", "prior_label", "prior_search_env_steps", "task_label")
+# CleanRL's td3_continuous_action_jax.py settings that decide how much each update learns from; with all of them at
+# these values a run claims CleanRL's TD3, whose update-to-data ratio is 1 (one update per env transition).
+CLEANRL_TD3 = {"buffer_size": 1_000_000, "batch_size": 256, "learning_rate": 3e-4, "gamma": 0.99, "tau": 0.005,
+               "exploration_noise": 0.1, "policy_noise": 0.2, "noise_clip": 0.5, "policy_frequency": 2,
+               "hidden": (256, 256)}
 
 # The valid range of every td3.Hyper field, checked for the base value and for each --grid value.
 HYPER_RANGES = {
@@ -43,8 +51,9 @@ class Config:
     """MJX physics: jax (any device) or warp (MuJoCo Warp: an NVIDIA GPU, or its slow CPU path for debugging; needs
     pip install 'camel-jax[cuda]')"""
     prior: str = "none"
-    """a prior file (priors/hopper.py), a task name for its shipped prior (hopper), none (plain TD3), random (random
-    box centres) or expert:RUN_DIR"""
+    """a task name for its LLM-written prior (hopper: the answer `priors select` chose), tuned:NAME for a controller
+    searched for in simulation (tuned:hopper; its search cost is recorded), a prior file, none (plain TD3), random
+    (random box centres) or expert:RUN_DIR"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
     grid: tuple[str, ...] = ()
@@ -120,15 +129,37 @@ class Config:
     """the W&B entity (team or user); '' means wandb's default (WANDB_ENTITY or your login)"""
 
     def resolved(self) -> Config:
-        """This config with `backend="auto"` made concrete: mjx where JAX's default device is an accelerator,
-        gymnasium on a CPU (a laptop's default: it runs the paper's exact tasks and is the faster one there)."""
-        if self.backend != "auto":
-            return self
-        import jax
+        """This config with `backend="auto"` made concrete (`backend_choice`); config.json records the one used."""
+        return dataclasses.replace(self, backend=self.backend_choice()[0])
 
-        # MuJoCo Warp is an MJX implementation; a device mesh and several processes shard MJX's envs
-        mjx = jax.default_backend() != "cpu" or self.mjx_impl == "warp" or bool(self.mesh) or jax.process_count() > 1
-        return dataclasses.replace(self, backend="mjx" if mjx else "gymnasium")
+    def backend_choice(self) -> tuple[str, str]:
+        """(backend, why): `backend`, or for "auto" mjx where JAX's default device is an accelerator (or with
+        --mjx-impl warp, --mesh or several processes) and gymnasium on a CPU (a laptop's default: it runs the paper's
+        exact tasks and is the faster one there)."""
+        return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend(
+            self.mjx_impl, self.mesh)
+
+    def update_to_data(self) -> float:
+        """Gradient updates per env transition: updates_per_step per vectorized step of num_envs transitions."""
+        return self.updates_per_step / self.num_envs
+
+    def ratio_lines(self) -> list[str]:
+        """What `train` says at start about the update-to-data ratio, and a warning when it is more than 10x away
+        from CleanRL's 1 while every other setting of CLEANRL_TD3 is CleanRL's (the run claims CleanRL's TD3 but
+        learns from each transition far more or far less)."""
+        ratio = self.update_to_data()
+        rows = ratio * self.batch_size
+        lines = [(f"update-to-data ratio: {self.updates_per_step} update(s) per vectorized step of "
+                  f"{self.num_envs:,} env transition(s) = {ratio:.3g} per transition ({rows:,.3g} sampled rows per "
+                  "transition); CleanRL's TD3: 1 (256 rows)")]
+        cleanrl = all(getattr(self, k) == v for k, v in CLEANRL_TD3.items())
+        if cleanrl and not 0.1 <= ratio <= 10:
+            factor = f"{1 / ratio:,.0f}x below" if ratio < 1 else f"{ratio:,.0f}x above"
+            lines.append(f"warning: the update-to-data ratio {ratio:.3g} is {factor} CleanRL's 1 while every other "
+                         f"TD3 setting is CleanRL's; --updates-per-step {self.num_envs} with --num-envs "
+                         f"{self.num_envs} keeps CleanRL's ratio, or start from --config presets/fast.json, whose "
+                         "batch and ratio are chosen together (presets/fast.md)")
+        return lines
 
     def hyper(self) -> Hyper:
         f = lambda v: jnp.asarray(v, jnp.float32)
@@ -219,8 +250,26 @@ class Config:
 
     @classmethod
     def from_json(cls, path: str | Path) -> Config:
-        raw = json.loads(Path(path).read_text())
+        raw = {k: v for k, v in json.loads(Path(path).read_text()).items() if k not in RECORDED}
         for k in ("seeds", "hidden", "grid"):
             if k in raw:
                 raw[k] = tuple(raw[k])
         return cls(**raw)
+
+
+def auto_backend(mjx_impl: str = "jax", mesh: str = "") -> tuple[str, str]:
+    """(backend, why) of `--backend auto` in this process: mjx on an accelerator or where only MJX can do what was
+    asked, gymnasium on a CPU."""
+    import jax
+
+    device = jax.default_backend()
+    if device != "cpu":
+        return "mjx", f"auto: JAX's default device is {device}, an accelerator, where MJX runs every env in one program"
+    if mjx_impl == "warp":
+        return "mjx", "auto: --mjx-impl warp is an MJX implementation"
+    if mesh:
+        return "mjx", "auto: --mesh spreads MJX's envs over devices"
+    if jax.process_count() > 1:
+        return "mjx", "auto: several processes shard MJX's envs"
+    return "gymnasium", ("auto: JAX's default device is the CPU, where gymnasium's C MuJoCo is the faster backend and "
+                         "runs the paper's v4 tasks")

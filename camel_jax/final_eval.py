@@ -136,7 +136,8 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
             row["video"] = str(path)
         rows.append(row)
     return {"run_dir": str(run_dir), "env": config.env, **about, "total_steps": config.total_steps,
-            "backend": backend, "episodes": episodes, "seed": seed, "members": rows}
+            "backend": backend, "task": specs.task_label(config.env, backend), "trained_on": config.backend,
+            "episodes": episodes, "seed": seed, "members": rows}
 
 
 def td3_policy(run_dir: Path, prior: Callable | None = None) -> tuple[Config, object, Learner, str]:
@@ -204,7 +205,10 @@ def table(result: dict) -> str:
     for name, group in means.items():
         mean = lambda key: float(np.mean([m[key] for m in group]))  # noqa: B023
         lines.append(f"{name:<{width}}" + "".join(f"  {mean(f'return_{label}'):10.1f}{'':11}" for label in labels))
-    lines.append(f"({result['episodes']} episodes per member on {result['backend']}, seed {result['seed']})")
+    trained = result.get("trained_on", result["backend"])
+    other = f"; trained on {trained}" if trained != result["backend"] else ""
+    lines.append(f"({result['episodes']} episodes per member of {result.get('task', result['env'])} on "
+                 f"{result['backend']}, seed {result['seed']}{other})")
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -66,7 +66,8 @@ class TensorBoard:
 
 class WandB:
     """One Weights & Biases run per member (seed, grid point), all in one group named after the run directory, so
-    W&B's grouped view draws the seeds as one curve with a band; tags: task, backend and prior kind. The ids are kept
+    W&B's grouped view draws the seeds as one curve with a band; tags: task, backend and prior kind (llm, tuned, ...);
+config: config.json, its record included. The ids are kept
     in RUN_DIR/wandb_ids.json, so a resume continues every member's run."""
 
     def __init__(self, config, run_dir: Path, members: list[dict]):
@@ -79,12 +80,15 @@ class WandB:
         for name in names:
             ids.setdefault(name, secrets.token_hex(4))  # wandb ids: lowercase letters and digits
         id_file.write_text(json.dumps(ids, indent=1) + "\n")
-        prior = getattr(config, "prior", "none")
-        prior = prior.split(":", 1)[0] if ":" in prior else Path(prior).stem
-        tags = [config.env, config.backend, f"prior:{prior}", f"algo:{getattr(config, 'algo', 'td3')}"]
-        self.runs = [wandb.init(project=config.wandb_project, entity=getattr(config, "wandb_entity", "") or None, group=run_dir.name,
-                                name=f"{run_dir.name}/{name}", id=ids[name], tags=tags, resume="allow",
-                                dir=str(run_dir), config={**dataclasses.asdict(config), "member": member},
+        # config.json: the settings and the record (the prior's kind, label and search cost, the task label)
+        saved = run_dir / "config.json"
+        settings = json.loads(saved.read_text()) if saved.is_file() else dataclasses.asdict(config)
+        prior = settings.get("prior_kind") or getattr(config, "prior", "none").split(":", 1)[0]
+        tags = [settings.get("task_label") or config.env, config.backend, f"prior:{prior}",
+                f"algo:{getattr(config, 'algo', 'td3')}"]
+        self.runs = [wandb.init(project=config.wandb_project, entity=getattr(config, "wandb_entity", "") or None,
+                                group=run_dir.name, name=f"{run_dir.name}/{name}", id=ids[name], tags=tags,
+                                resume="allow", dir=str(run_dir), config={**settings, "member": member},
                                 reinit="create_new")
                      for name, member in zip(names, members)]
 

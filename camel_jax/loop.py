@@ -9,7 +9,9 @@ init: chunk lengths depend only on the iteration, so a resumed MJX run computes 
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +20,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import distributed, envs, evaluate, runs
+from camel_jax import distributed, envs, evaluate, runs, specs
 from camel_jax.checkpoint import Checkpoints
 from camel_jax.config import Config
+from camel_jax.priors import kinds
 from camel_jax.priors.baselines import ResolvedPrior, resolve
 from camel_jax.progress import Progress
 from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
@@ -37,6 +40,8 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
         raise ValueError(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
                          "reloaded from the run directory; repeat it from Python (camel_jax.train) or train with a "
                          "prior file (def policy(obs): ...) to have resumable runs")
+    if moved := kinds.legacy_prior(run_dir):  # a run from before priors/tuned/: its prior is the one it trained with
+        config = dataclasses.replace(config, prior=moved)
     if quiet is not None:
         config = Config(**{**config.__dict__, "quiet": quiet})
     return train(config, resume_dir=run_dir, truncate=truncate)
@@ -48,15 +53,21 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     resolved prior instead of `config.prior` (the notebook API's callables); `on_log(step, row)` is called after each
     log row is written (row: the summary arrays of that chunk, one entry per member)."""
     t_start = time.time()
-    config = config.resolved()  # backend "auto" -> mjx or gymnasium, recorded as such in config.json
+    backend, why = config.backend_choice()
+    why = "as the run was started, config.json" if resume_dir is not None else why
+    config = dataclasses.replace(config, backend=backend)  # "auto" -> mjx or gymnasium, recorded in config.json
     config.check()
     use_compile_cache(config.compile_cache)
     distributed.initialize()  # several processes (hosts): from JAX_COORDINATOR_ADDRESS etc.; else nothing
     prior = prior or resolve(config.prior, config.env)
     members = config.members()  # the vmapped axis: seeds x grid points
     mesh = make_mesh(config, len(members))  # None: one device; checked before a run directory is made
+    if distributed.is_main():
+        announce(config, why)
+    record = {**kinds.of_prior(config.prior, prior.source, prior.kind).record(),
+              "task_label": specs.task_label(config.env, config.backend)}
     run_dir = Path(resume_dir) if resume_dir is not None else Path(distributed.from_main(
-        lambda: str(runs.create(config, prior.source, prior.sha256))))  # process 0 makes it, all share it
+        lambda: str(runs.create(config, prior.source, prior.sha256, record=record))))  # process 0 makes it
     seeds = len(members)
     hyper = config.member_hypers()
     keys = jnp.stack([jax.random.PRNGKey(m["seed"]) for m in members])
@@ -147,6 +158,18 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     if main:
         progress.done(run_dir)
     return run_dir
+
+
+def announce(config, why: str) -> None:
+    """The start-up lines that say what is being trained, on stderr: the backend and why it was chosen (naming the
+    task variant where MJX computes a different task, Ant), then the update-to-data ratio (`config.ratio_lines`,
+    with its warning). Printed with --quiet too: they are few, and they change what a result means."""
+    spec = specs.load(config.env)
+    label = specs.task_label(config.env, config.backend)
+    note = (f"; on MJX this task is '{label}', not {spec.gym_id} (contact forces differ from C MuJoCo's after the "
+            "first foot contact), and its results are named so") if label != config.env else ""
+    for line in [f"backend: {config.backend} ({why}){note}", *config.ratio_lines()]:
+        print(line, file=sys.stderr, flush=True)
 
 
 def use_compile_cache(on: bool) -> None:

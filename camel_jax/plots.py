@@ -13,6 +13,8 @@ Panels:
   (a) training episode return (optionally a moving average over `smooth` log rows per seed),
   (b) evaluation return, unmasked (solid) and masked (dashed) in the same colour,
   (c) epsilon (solid) and the fraction of masked episodes (dotted).
+Each legend entry names the run's prior (its kind and search cost, camel_jax.priors.kinds), task and backend; the
+figure's title says where the runs ran, and says MIXED BACKENDS when they ran on different simulators.
 Matplotlib's Agg canvas draws the figure (no display needed, no pyplot state).
 """
 
@@ -42,17 +44,33 @@ class RunData:
     swept: tuple[str, ...]  # the grid's hyperparameter columns (empty without --grid)
     metrics: dict[str, np.ndarray]  # metrics.csv
     evals: dict[str, np.ndarray]  # eval.csv (no rows with --eval-episodes 0)
+    prior: str = ""  # what the prior was and cost (camel_jax.priors.kinds), e.g. "tuned prior, 0.35M search steps"
+    task: str = ""  # the task as results name it, e.g. "hopper", "ant (MJX contacts)"
+    backend: str = ""  # "gymnasium", "mjx" or "mjx (warp)" ("" when the directory has no config.json)
+
+    def describe(self, label: str) -> str:
+        """The legend entry: `label`, then in brackets the prior (unless `label` already says it), task and backend,
+        so that no legend can present a run's prior as another kind of prior or hide where it ran."""
+        if not self.backend:
+            return label
+        parts = [p for p in (self.prior,) if p and p.lower() not in label.lower()] + [f"{self.task}, {self.backend}"]
+        return f"{label} [{'; '.join(parts)}]"
 
 
 def read_columns(path: Path) -> tuple[tuple[str, ...], dict[str, np.ndarray]]:
-    """(header, {column: float array}) of a CSV written by camel_jax.runs."""
+    """(header, {column: float array, or str array for a text column}) of a CSV written by camel_jax.runs."""
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     if not rows:
         raise ValueError(f"{path} is empty (not even a header); was it written by camel-jax train?")
     header, body = tuple(rows[0]), [r for r in rows[1:] if r]
-    cols = {name: np.array([float(r[j]) if j < len(r) and r[j] != "" else np.nan for r in body], dtype=float)
-            for j, name in enumerate(header)}
+    cols = {}
+    for j, name in enumerate(header):
+        cells = [r[j] if j < len(r) else "" for r in body]
+        try:
+            cols[name] = np.array([float(v) if v != "" else np.nan for v in cells], dtype=float)
+        except ValueError:  # a text column (eval.csv's backend)
+            cols[name] = np.array(cells)
     return header, cols
 
 
@@ -67,7 +85,40 @@ def load_run(run_dir: str | Path) -> RunData:
     header, metrics = read_columns(run_dir / "metrics.csv")
     evals = read_columns(run_dir / "eval.csv")[1] if (run_dir / "eval.csv").is_file() else {}
     swept = tuple(c for c in header if c not in runs.METRIC_FIELDS + runs.PPO_METRIC_FIELDS)
-    return RunData(run_dir.resolve().name, swept, metrics, evals)
+    return RunData(run_dir.resolve().name, swept, metrics, evals, *describe_run(run_dir))
+
+
+def describe_run(run_dir: str | Path) -> tuple[str, str, str]:
+    """(prior label, task label, backend) of a run directory from its config.json (and, for runs made before
+    config.json recorded them, its prior.txt or prior path: camel_jax.priors.kinds.of_run); ("", "", "") without
+    config.json."""
+    import json
+
+    from camel_jax import specs
+    from camel_jax.priors import kinds
+
+    path = Path(run_dir) / "config.json"
+    if not path.is_file():
+        return "", "", ""
+    config = json.loads(path.read_text())
+    backend = str(config.get("backend", ""))
+    task = config.get("task_label") or specs.task_label(config.get("env", "hopper"), backend)
+    impl = " (warp)" if backend == "mjx" and config.get("mjx_impl") == "warp" else ""
+    return kinds.of_run(run_dir).label, task, backend + impl
+
+
+def setting_title(described: list[tuple[str, str]]) -> str:
+    """What a figure or table says about where its runs ran, from their (task, backend) pairs: "hopper on
+    gymnasium", or for a comparison across backends or task variants "MIXED BACKENDS: ..." naming each."""
+    pairs = list(dict.fromkeys((task, backend) for task, backend in described if backend))
+    if not pairs:
+        return ""
+    text = ", ".join(f"{task} on {backend}" for task, backend in pairs)
+    if len({b.split(" ")[0] for _, b in pairs}) > 1:
+        return f"MIXED BACKENDS: {text} (different simulators, so not the same task)"
+    if len({task for task, _ in pairs}) > 1:
+        return f"MIXED TASKS: {text}"
+    return text
 
 
 def groups(run: RunData) -> list[tuple[str, dict[str, float]]]:
@@ -216,7 +267,7 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
     for i, run in enumerate(run_data):
         for suffix, where in groups(run):
             colour = next(colours)
-            label = " ".join(p for p in ((labels[i] if labels else run.name), suffix) if p)
+            label = run.describe(" ".join(p for p in ((labels[i] if labels else run.name), suffix) if p))
             _line(ax_train, curve(run.metrics, "episode_return", where, x, smooth, band), colour, "-", label)
             for key, style in (("return_unmasked", "-"), ("return_masked", "--")):
                 any_eval |= _line(ax_eval, curve(run.evals, key, where, x, kind=band), colour, style, None)
@@ -233,6 +284,8 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
         ax.set_xlabel(X_AXES[x])
         ax.grid(alpha=0.3)
     ax_train.legend(fontsize="small", title=BANDS[band], title_fontsize="small")
+    if where := setting_title([(run.task, run.backend) for run in run_data]):
+        fig.suptitle(where, color="C3" if where.startswith("MIXED") else "black")
     style = lambda ls, text: Line2D([], [], color="0.3", ls=ls, label=text)
     if any_eval:
         ax_eval.legend(handles=[style("-", "unmasked"), style("--", "masked")], fontsize="small")

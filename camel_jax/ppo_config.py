@@ -13,6 +13,7 @@ import dataclasses
 import importlib.util
 import json
 from pathlib import Path
+from typing import Literal
 
 import jax.numpy as jnp
 
@@ -25,8 +26,9 @@ class PPOConfig:
     """the algorithm (fixed: marks the run directory as PPO's)"""
     env: str = "hopper"
     """task: hopper, walker2d or ant (a spec file in envs/)"""
-    backend: str = "mjx"
-    """mjx (one rollout plus one update is one compiled step) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    backend: Literal["auto", "mjx", "gymnasium"] = "auto"
+    """auto (as TD3's: mjx on a GPU or TPU, gymnasium on a CPU; train prints the choice and config.json records it),
+    mjx (one rollout plus one update is one compiled step) or gymnasium (C MuJoCo v4 tasks, host loop)"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
     total_steps: int = 1_000_000
@@ -114,6 +116,26 @@ class PPOConfig:
         """A period in env steps as whole iterations (at least one)."""
         return max(1, steps // self.batch_size)
 
+    def resolved(self) -> PPOConfig:
+        """This config with `backend="auto"` made concrete (`backend_choice`)."""
+        return dataclasses.replace(self, backend=self.backend_choice()[0])
+
+    def backend_choice(self) -> tuple[str, str]:
+        """(backend, why), as for TD3 (camel_jax.config.auto_backend)."""
+        from camel_jax.config import auto_backend
+
+        return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend()
+
+    def ratio_lines(self) -> list[str]:
+        """What `train` says at start about reuse of data: PPO is on-policy, so a replay ratio in TD3's sense does not
+        apply; each rollout is used for update_epochs x num_minibatches gradient steps, every transition
+        update_epochs times (CleanRL's: 10 x 32 steps per 2,048 transitions)."""
+        steps = self.update_epochs * self.num_minibatches
+        return [(f"update-to-data ratio: n/a for PPO (on-policy); each rollout of {self.batch_size:,} transitions "
+                 f"gets {self.update_epochs} epochs x {self.num_minibatches} minibatches = {steps} gradient steps "
+                 f"({steps / self.batch_size:.3g} per transition, each transition used {self.update_epochs} times); "
+                 "CleanRL's PPO: 320 per 2,048 (0.156)")]
+
     def settings(self) -> Settings:
         return Settings(update_epochs=self.update_epochs, num_minibatches=self.num_minibatches,
                         norm_adv=self.norm_adv, clip_vloss=self.clip_vloss, override_loss=self.override_loss)
@@ -139,8 +161,8 @@ class PPOConfig:
         if self.algo != "ppo":
             raise ValueError(f"PPOConfig.algo must be 'ppo', got '{self.algo}'")
         specs.load(self.env)
-        if self.backend not in envs.BACKENDS:
-            raise ValueError(f"unknown backend '{self.backend}'; use --backend mjx or --backend gymnasium")
+        if self.backend not in (*envs.BACKENDS, "auto"):
+            raise ValueError(f"unknown backend '{self.backend}'; use --backend auto, mjx or gymnasium")
         for name in ("total_steps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "log_every",
                      "checkpoint_every", "keep_checkpoints", "eval_every"):
             if getattr(self, name) <= 0:
@@ -191,7 +213,10 @@ class PPOConfig:
     @classmethod
     def from_json(cls, path: str | Path) -> PPOConfig:
         """The config of a config.json (JSON lists back to the tuples `seeds` and `hidden`)."""
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(Path(path).read_text()).items()})
+        from camel_jax.config import RECORDED
+
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(Path(path).read_text()).items()
+                      if k not in RECORDED})
 
 
 def is_ppo_run(run_dir: str | Path) -> bool:

@@ -25,11 +25,12 @@ import jax.numpy as jnp
 import numpy as np
 from flax import serialization
 
-from camel_jax import envs, evaluate, runs
+from camel_jax import envs, evaluate, runs, specs
 from camel_jax.checkpoint import Checkpoints
-from camel_jax.loop import gym_env_seeds, gym_nonfinite, use_compile_cache
+from camel_jax.loop import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
 from camel_jax.ppo_config import PPOConfig
 from camel_jax.ppo_trainer import Guide, chunk_row, iteration_row, make_train
+from camel_jax.priors import kinds
 from camel_jax.progress import Progress
 
 METRIC_FIELDS = runs.PPO_METRIC_FIELDS
@@ -56,20 +57,28 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
     and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO.
     `truncate`: a resume may drop logged rows after its checkpoint."""
     t_start = time.time()
+    backend, why = config.backend_choice()
+    why = "as the run was started, config.json" if resume_dir is not None else why
+    config = dataclasses.replace(config, backend=backend)  # "auto" -> mjx or gymnasium, recorded in config.json
     config.check()
     seeds = len(config.seeds)
     if guide_state is not None and any(np.shape(x)[:1] != (seeds,) for x in jax.tree.leaves(guide_state)):
         raise ValueError(f"guide_state needs a leading seed axis of {seeds} on every leaf (one table per seed); "
                          "stack the per-seed states, e.g. jax.tree.map(lambda *x: jnp.stack(x), *states)")
     use_compile_cache(config.compile_cache)
+    announce(config, why)
     if resume_dir is not None:
         run_dir = Path(resume_dir)
     else:
+        task = specs.task_label(config.env, config.backend)
         if not config.out:
             config = dataclasses.replace(config, out=str(Path("runs") / (
-                f"{config.env}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
+                f"{runs.slug(task)}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
         source = f"guide: {guide_name or 'unnamed'}" if guide is not None else "none (PPO without guidance)"
-        run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS)
+        prior = kinds.Provenance("guide", "ULTRA guide") if guide is not None else \
+            kinds.Provenance("none", "no prior")
+        run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS,
+                              record={**prior.record(), "task_label": task})
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
     log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),

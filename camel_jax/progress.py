@@ -1,6 +1,6 @@
 """What a run reports at each log step and evaluation: the CSV rows, the console and the logging sinks.
 
-- CSV rows: one per member (seed and swept values) in RUN_DIR/metrics.csv and RUN_DIR/eval.csv.
+- CSV rows: one per member (seed and swept values) in RUN_DIR/metrics.csv and RUN_DIR/eval.csv (with the backend).
 - Console: a tqdm bar (steps/s, ETA, epsilon, latest training and evaluation returns) when stderr is a terminal;
   otherwise (logs redirected to files, CI) one plain line per log step and evaluation on stdout; nothing if quiet.
 - TensorBoard and W&B: camel_jax/logs.py, opened at the first log step (when the run directory is known).
@@ -65,7 +65,7 @@ class Progress:
                   f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
 
     def log_eval(self, run_dir: Path, step: int, out: dict) -> None:
-        rows = [{"step": step, **member, "wall_s": float(time.time() - self.t0),
+        rows = [{"step": step, **member, "wall_s": float(time.time() - self.t0), "backend": self.config.backend,
                  **{k: float(v[s]) for k, v in out.items()}} for s, member in enumerate(self.members)]
         runs.append(run_dir, "eval.csv", runs.fields(self.eval_fields, self.config), rows)
         self._sink_log(run_dir, step, "eval", rows)

@@ -1,11 +1,12 @@
 """Run directories: the resolved config, the prior's source and hash, metrics and evaluation CSVs, final actor.
 
 Layout of RUN_DIR:
-  config.json      the full resolved Config
+  config.json      the full resolved Config, and what the prior was and cost and the task as results name it
+                   (config.RECORDED: prior_kind, prior_label, prior_search_env_steps, task_label)
   versions.json    what made the run: command line, packages, Python, platform, devices, git commit (provenance.py)
   prior.txt        the prior's source (or a description of the baseline) and its sha256 on the first line
   metrics.csv      one row per log step per seed
-  eval.csv         one row per evaluation per seed (unmasked and masked)
+  eval.csv         one row per evaluation per seed (unmasked and masked), with the backend it ran on
   actor.msgpack    final actor parameters of every seed (leading axis: seed)
   checkpoints/     the complete training state every `checkpoint_every` env steps, the last K (camel_jax/checkpoint.py)
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import shutil
 import time
 from pathlib import Path
@@ -32,7 +34,7 @@ METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length",
 PPO_METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
                      "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
                      "matched", "nonfinite", "steps_per_s", "wall_s")
-EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s")
+EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s", "backend")
 # config.prior of a run trained through camel_jax.train with a Python callable (api.py): "callable:<its name>". Only
 # its source is kept (prior.txt, for reading), so eval scores it unmasked only and resume refuses it.
 CALLABLE_PRIOR = "callable:"
@@ -55,23 +57,37 @@ def read_config(run_dir: Path, command: str, cls=Config):
         raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
 
 
-def default_dir(config: Config) -> Path:
-    prior = Path(config.prior.split(":", 1)[-1]).stem if config.prior not in ("none", "random") else config.prior
-    return Path("runs") / f"{config.env}_{config.backend}_{prior}_{time.strftime('%Y%m%d-%H%M%S')}"
+def default_dir(config: Config, record: dict | None = None) -> Path:
+    """runs/<task>_<backend>_<prior>_<time>: the task as results name it (ant on MJX: ant-mjx-contacts) and the
+    prior with its kind (llm-hopper, tuned-hopper, none, random, expert-td3, ...)."""
+    record = record or {}
+    task = slug(record.get("task_label") or config.env)
+    kind = record.get("prior_kind", "")
+    name = Path(config.prior.split(":", 1)[-1]).stem
+    prior = config.prior if config.prior in ("none", "random") else "-".join(p for p in (kind, name) if p)
+    return Path("runs") / f"{task}_{config.backend}_{slug(prior)}_{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def slug(text: str) -> str:
+    """'ant (MJX contacts)' -> 'ant-mjx-contacts': lower case, runs of other characters as one '-'."""
+    return "-".join("".join(c if c.isalnum() or c == "_" else " " for c in text.lower()).split())
 
 
 def create(config: Config, prior_source: str, prior_sha: str, metric_fields: tuple[str, ...] = METRIC_FIELDS,
-           eval_fields: tuple[str, ...] = EVAL_FIELDS) -> Path:
+           eval_fields: tuple[str, ...] = EVAL_FIELDS, record: dict | None = None) -> Path:
     """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior. `config`: a
-    Config or any frozen dataclass with `out`, `overwrite` and `to_json` (PPOConfig, with its own CSV columns)."""
-    run_dir = Path(config.out) if config.out else default_dir(config)
+    Config or any frozen dataclass with `out`, `overwrite` and `to_json` (PPOConfig, with its own CSV columns).
+    `record`: what config.json records beside the settings (config.RECORDED: the prior's kind, label and search
+    cost, the task label)."""
+    run_dir = Path(config.out) if config.out else default_dir(config, record)
     if run_dir.exists():
         if not config.overwrite:
             raise FileExistsError(f"run directory {run_dir} exists; pass --overwrite or choose another --out")
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
     provenance.record(run_dir)  # versions.json: command, packages, Python, platform, devices, git commit
-    (run_dir / "config.json").write_text(dataclasses.replace(config, out=str(run_dir)).to_json())
+    settings = json.loads(dataclasses.replace(config, out=str(run_dir)).to_json())
+    (run_dir / "config.json").write_text(json.dumps({**settings, **(record or {})}, indent=2))
     (run_dir / "prior.txt").write_text(f"# sha256: {prior_sha}\n{prior_source}")
     for name, base in (("metrics.csv", metric_fields), ("eval.csv", eval_fields)):
         with open(run_dir / name, "w", newline="") as f:
@@ -80,10 +96,17 @@ def create(config: Config, prior_source: str, prior_sha: str, metric_fields: tup
 
 
 def append(run_dir: Path, name: str, fields: tuple[str, ...], rows: list[dict]) -> None:
-    with open(run_dir / name, "a", newline="") as f:
-        w = csv.DictWriter(f, fields)
+    """Append `rows` under the file's own header when it has one (a run resumed from an older version keeps its
+    columns: a new column is left out rather than shifting the others), else under `fields`."""
+    path = run_dir / name
+    header = None
+    if path.is_file():
+        with open(path, newline="") as f:
+            header = next(csv.reader(f), None)
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, header or fields, extrasaction="ignore")
         for row in rows:
-            w.writerow({k: _fmt(row.get(k, "")) for k in fields})
+            w.writerow({k: _fmt(row.get(k, "")) for k in w.fieldnames})
 
 
 def last_logged_step(run_dir: Path) -> int:

@@ -53,6 +53,7 @@ class TaskSpec:
     reset_qpos: tuple[str, float]
     reset_qvel: tuple[str, float]
     path: Path
+    mjx_variant: str | None = None  # set where MJX computes a different task than gymnasium's C MuJoCo (Ant)
 
     @property
     def obs_dim(self) -> int:
@@ -147,5 +148,12 @@ def load(name: str) -> TaskSpec:
         reset_qpos=(reset["qpos"]["kind"], float(reset["qpos"]["scale"])),
         reset_qvel=(reset["qvel"]["kind"], float(reset["qvel"]["scale"])),
         path=path,
+        mjx_variant=raw.get("mjx_variant"),
     )
 
+
+def task_label(name: str, backend: str) -> str:
+    """The task as a result should name it: `name`, or on MJX, where MJX computes a different task than the
+    gymnasium v4 one (the spec's `mjx_variant`), `name (variant)`, e.g. "ant (MJX contacts)"."""
+    variant = load(name).mjx_variant if backend == "mjx" else None
+    return f"{name} ({variant})" if variant else name

@@ -1,5 +1,6 @@
-"""The notebook API in one short script (run in CI by tests/test_api.py): train CAMEL with the shipped Hopper prior and
-plain TD3 on the same seeds, read the curves back as arrays, plot them, and run the final actor.
+"""The notebook API in one short script (run in CI by tests/test_api.py): train CAMEL with Hopper's LLM-written prior
+(`prior="hopper"`; `prior="tuned:hopper"` is the controller searched for in simulation) and plain TD3 on the same
+seeds, read the curves back as arrays, plot them, and run the final actor.
 
     python examples/notebook_api.py [OUT_DIR] [TOTAL_STEPS]
 """
@@ -24,7 +25,7 @@ camel = cj.train(base, prior="hopper", out=str(out / "camel"), callback=lambda s
 td3 = cj.train(base, prior="none", out=str(out / "td3"))
 
 fig, ax = plt.subplots()
-for label, result in (("CAMEL (shipped prior)", camel), ("TD3", td3)):
+for label, result in ((f"CAMEL ({camel.record['prior_label']})", camel), ("TD3", td3)):
     steps_at = np.unique(result.evals["step"])
     mean = [result.evals["return_unmasked"][result.evals["step"] == s].mean() for s in steps_at]
     ax.plot(steps_at, mean, label=label)

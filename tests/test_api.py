@@ -47,7 +47,7 @@ def test_bad_callable_prior_is_one_clear_error(tmp_path):
 
 def test_load_prior_by_name_or_path():
     by_name = cj.load_prior("hopper")
-    by_path = cj.load_prior(ROOT / "priors" / "hopper.py")  # task from the header
+    by_path = cj.load_prior(ROOT / "priors" / "llm" / "hopper" / "selected.py")  # task from the header
     obs = jnp.zeros(11)
     np.testing.assert_array_equal(np.asarray(by_name(obs)), np.asarray(by_path(obs)))
 
@@ -56,7 +56,8 @@ def test_the_example_script_runs(tmp_path):
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "notebook_api.py"), str(tmp_path), "400"],
                          capture_output=True, text=True, timeout=900, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "CAMEL (shipped prior): unmasked eval return" in out.stdout and "TD3: unmasked eval return" in out.stdout
+    assert "CAMEL (LLM prior: claude, answer 3): unmasked eval return" in out.stdout
+    assert "TD3: unmasked eval return" in out.stdout
     assert (tmp_path / "curves.png").stat().st_size > 10_000
 
 

@@ -139,7 +139,7 @@ def test_plain_td3_is_cleanrls_actor_and_update():
 
 
 def test_camel_actor_still_sees_the_box():
-    config = Config(prior="priors/hopper.py", total_steps=1000, learning_starts=10)
+    config = Config(prior="priors/tuned/hopper.py", total_steps=1000, learning_starts=10)
     tr = make_train(config, _Dims(), lambda o: jnp.zeros(ACT))
     learner = tr.init_learner(jax.random.PRNGKey(0), config.hyper())
     assert learner.agent.actor["params"]["MLP_0"]["Dense_0"]["kernel"].shape == (OBS + 2 * ACT, 256)

@@ -26,16 +26,16 @@ def _rows(path):
 @pytest.fixture(scope="module")
 def gym_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs") / "hopper_prior"
-    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/hopper.py", "--seeds", "0,1",
-              "--eval-episodes", "1", "--out", str(out), *TINY)
+    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/tuned/hopper.py", "--seeds",
+              "0,1", "--eval-episodes", "1", "--out", str(out), *TINY)
     assert r.returncode == 0, r.stderr[-2000:]
     return out
 
 
 def test_gymnasium_run_with_a_prior_file_writes_a_complete_run_dir(gym_run):
     config = json.loads((gym_run / "config.json").read_text())
-    assert config["prior"] == "priors/hopper.py" and config["seeds"] == [0, 1] and config["delta"] == 0.3
-    assert (ROOT / "priors/hopper.py").read_text() in (gym_run / "prior.txt").read_text()
+    assert config["prior"] == "priors/tuned/hopper.py" and config["seeds"] == [0, 1] and config["delta"] == 0.3
+    assert (ROOT / "priors/tuned/hopper.py").read_text() in (gym_run / "prior.txt").read_text()
     metrics = _rows(gym_run / "metrics.csv")
     assert [(r["step"], r["seed"]) for r in metrics] == [("300", "0"), ("300", "1"), ("600", "0"), ("600", "1")]
     assert all(float(r["steps_per_s"]) > 0 for r in metrics)

@@ -23,8 +23,8 @@ def camel(*args, cwd=ROOT, timeout=900):
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("eval") / "hopper_grid"
-    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/hopper.py", "--seeds", "0,1",
-              "--grid", "delta=0.1,0.3", "--eval-episodes", "0", "--out", str(out), "--quiet", *TINY)
+    r = camel("train", "--env", "hopper", "--backend", "gymnasium", "--prior", "priors/tuned/hopper.py", "--seeds",
+              "0,1", "--grid", "delta=0.1,0.3", "--eval-episodes", "0", "--out", str(out), "--quiet", *TINY)
     assert r.returncode == 0, r.stderr[-2000:]
     # --quiet: no progress output (mujoco's MJX import may print "Failed to import warp", not ours)
     assert not [ln for ln in r.stdout.splitlines() + r.stderr.splitlines() if ln.startswith(("step", "eval", "done"))]
@@ -32,7 +32,7 @@ def run(tmp_path_factory):
 
 
 def test_eval_writes_per_member_results_and_prints_a_table(run, tmp_path):
-    # from another directory: the prior comes from the run's saved copy (prior.txt), not from priors/hopper.py
+    # from another directory: the prior comes from the run's saved copy (prior.txt), not from priors/tuned/hopper.py
     r = camel("eval", str(run), "--episodes", "2", cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     result = json.loads((run / "eval_final.json").read_text())

@@ -75,5 +75,5 @@ def test_validate_takes_the_task_from_the_header_and_refuses_a_contradiction(cap
 def test_shipped_priors_by_task_name():
     prior = resolve("hopper", "hopper")
     assert prior.source == loader.shipped_prior("hopper").read_text() and prior.fn is not None
-    with pytest.raises(ValueError, match="--prior walker2d is the shipped prior of walker2d, not of hopper"):
+    with pytest.raises(ValueError, match="--prior walker2d is the LLM-written prior of walker2d, not of hopper"):
         resolve("walker2d", "hopper")

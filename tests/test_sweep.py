@@ -11,7 +11,7 @@ from camel_jax import runs
 from camel_jax.config import Config
 from camel_jax.sweep import plan
 
-GYM = ["--env", "hopper", "--backend", "gymnasium", "--prior", "priors/hopper.py", "--eval-episodes", "0"]
+GYM = ["--env", "hopper", "--backend", "gymnasium", "--prior", "priors/tuned/hopper.py", "--eval-episodes", "0"]
 
 
 def test_plan_splits_hyper_fields_from_program_settings():

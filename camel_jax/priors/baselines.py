@@ -7,6 +7,8 @@
 - `expert:RUN_DIR`: a trained actor from a finished run, evaluated unmasked, as the prior: the member (seed) with
   the best unmasked evaluation return at the run's last evaluation (the first member if the run has no eval.csv).
   TD3's seeds differ a lot at a short budget, and the paper's expert is a good actor, not an arbitrary one.
+- `tuned:NAME`: a controller found or tuned in simulation, priors/tuned/NAME.py (not an LLM's).
+- a task name: that task's default prior, the LLM-written answer `priors select` chose (priors/llm/TASK/selected.py).
 - any other value: a prior file, validated in the sandbox before it runs.
 """
 
@@ -48,11 +50,18 @@ def resolve(prior: str, env_name: str) -> ResolvedPrior:
         run_dir = Path(prior.split(":", 1)[1])
         fn, member, why = expert_prior(run_dir, env_name)
         return ResolvedPrior(fn, "expert", f"expert: actor of run {run_dir}, member {member} ({why})\n")
-    from camel_jax.priors.loader import load_prior, prior_path
+    from camel_jax.priors.loader import TUNED, load_prior, parse_header, prior_path, tuned_names
 
     path = prior_path(prior)
-    if path != Path(prior) and prior != env_name:  # a shipped prior by task name, for another task
-        raise ValueError(f"--prior {prior} is the shipped prior of {prior}, not of {env_name}; use --prior "
+    if prior.startswith(TUNED):
+        task = parse_header(path.read_text()).get("task")
+        if task != env_name:
+            mine = [TUNED + n for n in tuned_names() if parse_header(prior_path(TUNED + n).read_text()).get("task")
+                    == env_name]
+            raise ValueError(f"--prior {prior} is a controller for {task}, not {env_name}; use "
+                             f"{' or '.join(mine) or 'a prior file written for ' + env_name}")
+    elif path != Path(prior) and prior != env_name:  # a shipped prior by task name, for another task
+        raise ValueError(f"--prior {prior} is the LLM-written prior of {prior}, not of {env_name}; use --prior "
                          f"{env_name} or a prior file written for {env_name}")
     return ResolvedPrior(load_prior(path, env_name), "file", path.read_text())
 

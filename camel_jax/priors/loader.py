@@ -10,7 +10,12 @@ A prior file starts with a header of comment lines::
     # validation: valid: (11,) -> (3,) float, ...
     # return: 1234.5 +- 6.7 over 10 episodes on Hopper-v4 (optional)
 
-followed by the code. `load_prior` validates the file in the sandbox before running it in-process.
+followed by the code. `load_prior` validates the file in the sandbox before running it in-process. The shipped
+priors also state what made them (camel_jax/priors/kinds.py reads these into every run's record)::
+
+    # kind: llm | tuned | hand                (an LLM's answer, a controller searched for in simulation, hand-written)
+    # search: how much simulation went into it, in words
+    # search_env_steps: 350000                (that cost in env steps, when it was recorded)
 """
 
 from __future__ import annotations
@@ -46,15 +51,44 @@ def load_prior(path: str | Path, env_name: str) -> Callable:
 
 
 def shipped_prior(env_name: str) -> Path:
-    """The path of the shipped prior of task `env_name` (`priors/<env_name>.py`)."""
-    return specs.data_dir("priors") / f"{env_name}.py"
+    """The default prior of task `env_name` (`--prior TASK`): the LLM-written answer that `camel-jax priors select`
+    chose, copied with its provenance and selection header to `priors/llm/<env_name>/selected.py`."""
+    return specs.data_dir("priors") / "llm" / env_name / "selected.py"
+
+
+TUNED = "tuned:"  # `--prior tuned:NAME`: a controller found or tuned in simulation, priors/tuned/NAME.py
+
+
+def tuned_names() -> tuple[str, ...]:
+    """The controllers in priors/tuned/ (found by random search or tuned by hand in simulation; not an LLM's)."""
+    return tuple(sorted(p.stem for p in (specs.data_dir("priors") / "tuned").glob("*.py")))
+
+
+def tuned_prior(name: str) -> Path:
+    """`priors/tuned/<name>.py`; ValueError (one line naming the choices) for a name that is not there."""
+    if name not in tuned_names():
+        raise ValueError(f"--prior {TUNED}{name}: no tuned controller of that name; use one of "
+                         f"{', '.join(TUNED + n for n in tuned_names())}")
+    return specs.data_dir("priors") / "tuned" / f"{name}.py"
 
 
 def prior_path(prior: str | Path) -> Path:
-    """`prior` as a file: a task name that is not an existing path means that task's shipped prior (also from a
-    wheel install, where priors/ lives inside the package)."""
+    """`prior` as a file: `tuned:NAME` is priors/tuned/NAME.py; a task name that is not an existing path is that
+    task's default, LLM-written prior (also from a wheel install, where priors/ lives inside the package). A missing
+    `priors/<name>.py` of a controller that moved to priors/tuned/ is a ValueError saying where it went."""
+    text = str(prior)
+    if text.startswith(TUNED):
+        return tuned_prior(text[len(TUNED):])
     path = Path(prior)
-    return shipped_prior(str(prior)) if not path.exists() and str(prior) in specs.available() else path
+    if path.exists():
+        return path
+    if text in specs.available():
+        return shipped_prior(text)
+    if path.parent.name == "priors" and path.suffix == ".py" and path.stem in tuned_names():
+        raise ValueError(f"{text} has moved: that controller was found or tuned in simulation and is now --prior "
+                         f"{TUNED}{path.stem} (priors/tuned/{path.name}); --prior {path.stem.split('_')[0]} is the "
+                         "task's LLM-written prior")
+    return path
 
 
 @lru_cache(maxsize=64)

@@ -37,7 +37,7 @@ def test_load_prior_returns_a_jittable_vmappable_policy():
 
 
 def test_shipped_prior_paths():
-    assert shipped_prior("hopper").name == "hopper.py" and shipped_prior("hopper").parent.name == "priors"
+    assert shipped_prior("hopper").name == "selected.py" and shipped_prior("hopper").parts[-3:-1] == ("llm", "hopper")
 
 
 def test_load_prior_refuses_invalid_files(tmp_path):

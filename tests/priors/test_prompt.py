@@ -10,8 +10,9 @@ import socket
 import pytest
 
 from camel_jax import specs
-from camel_jax.priors import llm, parse_header, prompt, shipped_prior
+from camel_jax.priors import llm, parse_header, prompt
 from camel_jax.priors.cli import main
+from camel_jax.priors.loader import tuned_prior
 
 
 @pytest.mark.parametrize("task", ["hopper", "walker2d", "ant"])
@@ -109,5 +110,5 @@ def test_paper_is_the_default_style_and_jnp_is_todays_prompt():
     assert _prompt_cli("--env", "walker2d")[1] == prompt.build_prompt(specs.load("walker2d"), prompt.PAPER_PROMPT)[0]
     jnp_text, path, sha = prompt.build_prompt(specs.load("hopper"))  # what `generate` sent before --style existed
     assert path.name == "locomotion_v1.md" and _prompt_cli("--env", "hopper", "--style", "jnp")[1] == jnp_text
-    shipped = parse_header(shipped_prior("hopper").read_text())["prompt"]
-    assert shipped == f"priors/prompts/locomotion_v1.md sha256:{sha}"  # the jnp template is unchanged
+    tuned = parse_header(tuned_prior("hopper").read_text())["prompt"]
+    assert tuned == f"priors/prompts/locomotion_v1.md sha256:{sha}"  # the jnp template is unchanged

@@ -3,9 +3,12 @@
 # model: none: no LLM service is reachable from the build machines; not written by an LLM and not hand-derived either: the prompt's policy form (jnp only, one policy(obs), clipped) with gains found by random search (ARS) in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: priors/hopper.py: valid: (11,) -> (3,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/hopper.py --env hopper
-# return: 2401.4 +- 126.1 over 10 episodes on Hopper-v4 (gymnasium, seeds 0-9); forward 11.39 m; falls 1/10 (seed 0 at step 778); command: camel-jax priors evaluate priors/hopper.py --env hopper --backend gymnasium --episodes 10 --report priors/hopper_evaluation_gymnasium.md --write-return
+# validation: priors/tuned/hopper.py: valid: (11,) -> (3,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/tuned/hopper.py --env hopper
+# return: 2401.4 +- 126.1 over 10 episodes on Hopper-v4 (gymnasium, seeds 0-9); forward 11.39 m; falls 1/10 (seed 0 at step 778); command: camel-jax priors evaluate priors/tuned/hopper.py --env hopper --backend gymnasium --episodes 10 --report priors/tuned/hopper_evaluation_gymnasium.md --write-return
 # method: not hand-derived: linear state feedback whose 36 gains were found by ARS random search in gymnasium Hopper-v4 (about 1,150 episodes); the prompt's rules (jnp only, one policy(obs), clip) are followed
+# kind: tuned
+# search: Augmented Random Search (ARS) over the 36 gains in gymnasium Hopper-v4: about 1,150 episodes, about 0.35M env steps (the figure recorded when the gains were found)
+# search_env_steps: 350000
 
 import jax.numpy as jnp
 

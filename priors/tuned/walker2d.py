@@ -3,9 +3,12 @@
 # model: none: no LLM service is reachable from the build machines; not written by an LLM and not hand-derived either: the prompt's policy form (jnp only, one policy(obs), clipped) with gains found by random search (ARS) in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: priors/walker2d.py: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/walker2d.py --env walker2d
-# return: 2647.0 +- 197.2 over 10 episodes on Walker2d-v4 (gymnasium, seeds 0-9); forward 13.43 m; falls 1/10 (seed 3 at step 696); command: camel-jax priors evaluate priors/walker2d.py --env walker2d --backend gymnasium --episodes 10 --report priors/walker2d_evaluation_gymnasium.md --write-return
+# validation: priors/tuned/walker2d.py: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/tuned/walker2d.py --env walker2d
+# return: 2647.0 +- 197.2 over 10 episodes on Walker2d-v4 (gymnasium, seeds 0-9); forward 13.43 m; falls 1/10 (seed 3 at step 696); command: camel-jax priors evaluate priors/tuned/walker2d.py --env walker2d --backend gymnasium --episodes 10 --report priors/tuned/walker2d_evaluation_gymnasium.md --write-return
 # method: not hand-derived: linear state feedback whose 108 gains were found by ARS random search in gymnasium Walker2d-v4 (about 2,800 episodes); the prompt's rules (jnp only, one policy(obs), clip) are followed
+# kind: tuned
+# search: Augmented Random Search (ARS) over the 108 gains in gymnasium Walker2d-v4: about 2,800 episodes, about 0.9M env steps (the figure recorded when the gains were found)
+# search_env_steps: 900000
 
 import jax.numpy as jnp
 

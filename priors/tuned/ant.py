@@ -3,9 +3,12 @@
 # model: none: no LLM service is reachable from the build machines; hand-written from priors/prompts/locomotion_v1.md (a hand-designed trot gait) with its 8 gains tuned by random search in simulation, see method
 # prompt: priors/prompts/locomotion_v1.md sha256:4e975d313f67e947be72b055b3a948e97822d2cff1064563d40b2e2a7d9b28b0
 # date: 2026-11-22
-# validation: priors/ant.py: valid: (27,) -> (8,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/ant.py --env ant
-# return: 1627.4 +- 30.9 over 10 episodes on Ant-v4 (gymnasium, seeds 0-9); forward 35.92 m; falls 0/10; command: camel-jax priors evaluate priors/ant.py --env ant --backend gymnasium --episodes 10 --report priors/ant_evaluation_gymnasium.md --write-return
+# validation: priors/tuned/ant.py: valid: (27,) -> (8,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations; command: camel-jax priors validate priors/tuned/ant.py --env ant
+# return: 1627.4 +- 30.9 over 10 episodes on Ant-v4 (gymnasium, seeds 0-9); forward 35.92 m; falls 0/10; command: camel-jax priors evaluate priors/tuned/ant.py --env ant --backend gymnasium --episodes 10 --report priors/tuned/ant_evaluation_gymnasium.md --write-return
 # method: hand-designed gait (a trot driven by a joint-angle relaxation oscillator); its 8 gains tuned by a (1+1) random search in gymnasium Ant-v4 (about 400 evaluations of 2 episodes x 300 steps)
+# kind: tuned
+# search: a hand-designed gait, then a (1+1) random search over its 8 gains in gymnasium Ant-v4: about 400 evaluations of 2 episodes x 300 steps, at most 0.24M env steps (400 x 2 x 300; episodes that fell were shorter)
+# search_env_steps: 240000
 
 import jax.numpy as jnp
 
