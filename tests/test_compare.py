@@ -286,8 +286,10 @@ def test_heading_names_each_arms_seeds_steps_backend_and_commit(tmp_path):
                            f"REF={tmp_path / 'ref.csv'}", "--at", "40000", "--window", "4000", "--reps", "50",
                            "--out", str(tmp_path / "cmp")]) == 0
     md = (tmp_path / "cmp.md").read_text()
-    assert md.startswith("# Hopper-v4: camel-jax against CleanRL's TD3, seeds per arm 3/2/3, 40,000 steps\n\n"
-                         "| arm | seeds | steps | backend | commit |\n")
+    title, rest = md.split("\n", 1)
+    assert title.startswith("# Hopper-v4: camel-jax against CleanRL's TD3 (MIXED BACKENDS: ")  # mjx beside gymnasium
+    assert title.endswith(", seeds per arm 3/2/3, 40,000 steps")
+    assert rest.startswith("\n| arm | seeds | steps | backend | commit |\n")
     assert _row(md, "MJX", 0) == ("| MJX | 3 (0, 1, 2) | 40,000 of 50,000 | mjx (NVIDIA H100 80GB HBM3) | "
                                   "0123456789ab (dirty) |")
     assert _row(md, "OLD", 0) == "| OLD | 2 (0, 1) | 40,000 | unknown | unknown |"
