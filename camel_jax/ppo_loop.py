@@ -53,10 +53,11 @@ def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None =
 
 
 def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,
-          guide_name: str = "", truncate: bool = False) -> Path:
+          guide_name: str = "", truncate: bool = False, files: dict[str, str] | None = None) -> Path:
     """Train PPO for `config.seeds` at once; returns the run directory. `guide`, `guide_state` (leading seed axis)
     and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO.
-    `truncate`: a resume may drop logged rows after its checkpoint."""
+    `truncate`: a resume may drop logged rows after its checkpoint. `files`: more files (name: text) written into a
+    new run directory when it is made (ULTRA's ultra.json, which a resume reads)."""
     t_start = time.time()
     config.check()
     seeds = len(config.seeds)
@@ -72,6 +73,8 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
                 f"{config.env}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
         source = f"guide: {guide_name or 'unnamed'}" if guide is not None else "none (PPO without guidance)"
         run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS)
+        for name, text in (files or {}).items():
+            (run_dir / name).write_text(text)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
     log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),

@@ -112,7 +112,7 @@ def refine(work: Work, mode: str, steps: int, out: str, arm: str = "", alpha: fl
              "override_loss": override_loss}
     if mode == "none":
         config.check()
-        run_dir = train(config)
+        run_dir = train(config, files={"ultra.json": json.dumps(about, indent=1) + "\n"})
     else:
         guide = guide_for(mode, width)
         arm = pick_arm(work, arm)
@@ -122,19 +122,21 @@ def refine(work: Work, mode: str, steps: int, out: str, arm: str = "", alpha: fl
                  for f in ("critical.json", "suggestions.json", "table.npz")}
         name = (f"{guide_name(mode, width)}: tables {work.path}/{files['table.npz']} (arm {arm}; entries per seed "
                 f"{[b.entries for b in built]}, tau {[round(float(t), 4) for t in taus]})")
-        run_dir = train(config, guide=guide, guide_state=(tables, taus), guide_name=name)
         about.update(arm=arm, files=files, entries=[b.entries for b in built], dropped=[b.dropped for b in built],
                      tau=[float(t) for t in taus], tau_fraction=built[0].tau_fraction, reward_width=width,
-                     matched=warn_unmatched(run_dir),
                      identified_by=results.provider(work.arm_file(arm, 0, "critical.json")),
                      suggested_by=results.provider(work.arm_file(arm, 0, "suggestions.json")))
+        run_dir = train(config, guide=guide, guide_state=(tables, taus), guide_name=name,
+                        files={"ultra.json": json.dumps(about, indent=1) + "\n"})  # a resume reads it
+        about.update(matched=warn_unmatched(run_dir))
     results.write_atomic(Path(run_dir) / "ultra.json", json.dumps(about, indent=1) + "\n")
     return Path(run_dir)
 
 
 def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False) -> Path:
-    """Continue a killed refined run from its checkpoint: the tables are in the checkpoint (with none yet, they are
-    read again from the work directory named in ultra.json), and the guide function is its mode's (read from
+    """Continue a killed refined run from its checkpoint: the tables are read again from the work directory named in
+    ultra.json (written when the run was made), which gives the checkpoint's structure and, with no checkpoint yet,
+    the guide's state (a checkpoint restores the state it saved), and the guide function is its mode's (read from
     prior.txt, `guide: ULTRA-<mode> (reward width <w>): ...`). Plain PPO runs go to ppo_loop.resume."""
     from camel_jax import ppo_loop
 
@@ -151,19 +153,14 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     if mode is None:
         raise SetupError(f"{run_dir} was trained with a guide that is not ULTRA's ({guide[:80]}); resume it from "
                          "Python with camel_jax.ppo_loop.resume(run_dir, guide=...)")
-    state = None
-    if not any((run_dir / "checkpoints").glob("*")):  # nothing restored: the tables come from the work directory
-        about = run_dir / "ultra.json"
-        if not about.is_file():
-            raise SetupError(f"{run_dir} has no checkpoint and no ultra.json to find its tables; start it again with "
-                             "camel-jax ultra refine ... --overwrite")
-        about = json.loads(about.read_text())
-        tables, taus, _ = load_tables(open_work(about["work"]), about["arm"])
-        state = (tables, taus)
+    about = run_dir / "ultra.json"
+    if not about.is_file():
+        raise SetupError(f"{run_dir} has no ultra.json to find its tables; start it again with camel-jax ultra refine "
+                         "... --overwrite")
+    about = json.loads(about.read_text())
+    tables, taus, _ = load_tables(open_work(about["work"]), about["arm"])
     run_dir = ppo_loop.resume(run_dir, quiet=quiet, guide=guide_for(mode.group(1), float(mode.group(2))),
-                              truncate=truncate, guide_state=state)
-    matched = warn_unmatched(run_dir)
-    if (run_dir / "ultra.json").is_file():
-        about = json.loads((run_dir / "ultra.json").read_text())
-        results.write_atomic(run_dir / "ultra.json", json.dumps({**about, "matched": matched}, indent=1) + "\n")
+                              truncate=truncate, guide_state=(tables, taus))
+    results.write_atomic(run_dir / "ultra.json", json.dumps({**about, "matched": warn_unmatched(run_dir)}, indent=1)
+                         + "\n")
     return run_dir
