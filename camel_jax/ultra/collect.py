@@ -4,7 +4,8 @@ physics differ slightly from C MuJoCo's).
 
 For every seed of the run (its final policy, value net and observation statistics: `ppo_eval.load_run`), `episodes`
 whole episodes, with the same initial states for every seed: on gymnasium, episode e starts from env seed
-`env_seed + e`; on MJX, from the e-th of `episodes` keys split from PRNGKey(env_seed). Each step records the raw observation, the action the env got (in [-1, 1]), the reward, terminated and
+`env_seed + e`; on MJX, from the e-th initial state of the auto-resetting env's reset with PRNGKey(env_seed). Each
+step records the raw observation, the action the env got (in [-1, 1]), the reward, terminated and
 truncated (a `Trajectory`), and the critic's value of the observation and of the next one (the true next
 observation, also at an episode's end), on observations normalised with the run's frozen statistics.
 
@@ -99,13 +100,14 @@ def _envs(env: str, backend: str, seeds: int, episodes: int, env_seed: int):
         venv = envs.make(env, "gymnasium", seeds * episodes)
         return (lambda: venv.reset([env_seed + e for _ in range(seeds) for e in range(episodes)]), venv.step,
                 venv.close)
-    venv = envs.make(env, backend, episodes)
+    venv = envs.make(env, backend, seeds * episodes)
+    reset_all, step = jax.jit(venv.reset), jax.jit(venv.step)
 
     def reset():
-        one = venv.reset(jax.random.PRNGKey(env_seed))  # `episodes` initial states, shared by every seed
-        return jax.tree.map(lambda x: jnp.concatenate([x] * seeds), one)
+        states = reset_all(jax.random.PRNGKey(env_seed))
+        return jax.tree.map(lambda x: jnp.concatenate([x[:episodes]] * seeds), states)  # the first `episodes`, shared
 
-    return reset, jax.jit(venv.step), lambda: None
+    return reset, step, lambda: None
 
 
 def _seed_rollouts(fields: dict, k: int, episodes: int, gamma: float, stats) -> Rollouts:

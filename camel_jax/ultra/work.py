@@ -240,9 +240,10 @@ def _restart(work: Work, arm: str, names: tuple[str, ...]) -> None:
 
 
 def _run_stage(work: Work, arm: str, name: str, kind: str, provider: str, run, **about) -> list[stages.Tally]:
-    """Seed by seed, `run(k, done, after)` -> (items, tally) from what seed k's file `name` holds so far (a seed
-    already complete is not run again); the file is written after every query and marked complete at the end. An
-    error of the surroundings (API, files) stops the stage with what it did kept."""
+    """Seed by seed, `run(k, done, after)` fills `done` (stages.Done) on from what seed k's file `name` holds so far
+    (a seed already complete is not run again), calling `after(done)` after every query, which writes the file; the
+    last write marks it complete. An error of the surroundings (API, files) stops the stage with what it did kept.
+    Returns each seed's tally."""
     tallies = []
     for k in range(len(work.seeds)):
         path = work.arm_file(arm, k, name)
