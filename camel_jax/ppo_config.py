@@ -77,9 +77,9 @@ class PPOConfig:
     """how a guide's overriding action enters the policy loss: sampled (its log-prob forms the ratio) or value_only
     (the step trains the value alone)"""
     init_from: str = ""
-    """a finished PPO run directory: seed k starts from that run's final policy, value net and observation
-    statistics of its k-th seed (ULTRA's refinement, or plain PPO continued); the optimiser, its step-size schedule
-    and the reward statistics start afresh"""
+    """a finished PPO run directory: seed k starts from that run's final policy, value net, observation statistics
+    and reward normaliser's statistics of its k-th seed (ULTRA's refinement, or plain PPO continued); the optimiser
+    and its step-size schedule start afresh"""
     eval_every: int = 10_000
     """env steps between evaluations (rounded down to whole iterations)"""
     eval_episodes: int = 10

@@ -11,12 +11,14 @@ diagnostics, override fraction, mean bonus and matched steps (a count over the l
 seed's envs) of a guide), eval.csv (the deterministic mean action: `return_unmasked`;
 the masked columns stay empty, PPO has no mask), checkpoints/ (the complete seed-vmapped training state: on MJX with
 the envs, so a resume is exact; on gymnasium the learner, and the envs restart their episodes), and actor.msgpack
-(`{"params", "obs_stats"}` per seed: the policy needs the observation statistics).
+(`{"params", "obs_stats", "reward_stats"}` per seed: the policy needs the observation statistics, and a run continued
+from this one (`init_from`) carries on both normalisers).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from pathlib import Path
 
@@ -52,10 +54,11 @@ def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None =
 
 
 def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,
-          guide_name: str = "", truncate: bool = False) -> Path:
+          guide_name: str = "", truncate: bool = False, files: dict[str, str] | None = None) -> Path:
     """Train PPO for `config.seeds` at once; returns the run directory. `guide`, `guide_state` (leading seed axis)
     and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO.
-    `truncate`: a resume may drop logged rows after its checkpoint."""
+    `truncate`: a resume may drop logged rows after its checkpoint. `files`: more files (name: text) written into a
+    new run directory when it is made (ULTRA's ultra.json, which a resume reads)."""
     t_start = time.time()
     backend, why = config.backend_choice()
     why = "as the run was started, config.json" if resume_dir is not None else why
@@ -79,6 +82,8 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
             kinds.Provenance("none", "no prior")
         run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS,
                               record={**prior.record(), "task_label": task})
+        for name, text in (files or {}).items():
+            (run_dir / name).write_text(text)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
     hyper = config.member_hypers()
     log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),
@@ -101,6 +106,10 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
     restored = ckpt.restore(template) if resume_dir is not None else None
     if restored is None:
         start = load_policy(config.init_from, template) if config.init_from else None
+        if start is not None and start["reward_stats"] is None:
+            print(f"warning: {config.init_from}/actor.msgpack has no reward statistics (saved by an older "
+                  "camel-jax): the reward normaliser starts afresh; retrain the base run to carry it on",
+                  file=sys.stderr)
         restored = jax.jit(init)(keys, hyper, guide_state, start), {"iteration": 0, "wall_s": 0.0}
     state, meta = restored
     i = meta["iteration"]
@@ -121,7 +130,7 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         gym_eval, close_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
         run_eval = lambda lr, step: gym_eval(lr, 10_000 + step, 0.0)
     progress = Progress(config, t_start - meta["wall_s"], i * config.batch_size, metric_fields=METRIC_FIELDS,
-                        eval_fields=EVAL_FIELDS)
+                        eval_fields=EVAL_FIELDS, show_matched=guide is not None)
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if venv is None:
@@ -144,7 +153,8 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
 
     ckpt.close()
     final = jax.device_get(learner())
-    runs.save_actor(run_dir, {"params": final.params, "obs_stats": final.obs_stats})
+    runs.save_actor(run_dir, {"params": final.params, "obs_stats": final.obs_stats,
+                              "reward_stats": final.reward_scaler.stats})
     if venv is not None:
         venv.close()
     if close_eval is not None:
@@ -154,11 +164,15 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
 
 
 def load_policy(run_dir: str | Path, template) -> dict:
-    """{"params", "obs_stats"} (leading seed axis) of a finished PPO run; `template`: this run's state (or its
-    shapes), whose learner gives the structure."""
+    """{"params", "obs_stats", "reward_stats"} (leading seed axis) of a finished PPO run; `template`: this run's state
+    (or its shapes), whose learner gives the structure. `reward_stats` is None for a run saved before it was kept
+    (its reward normaliser cannot be carried on)."""
     learner = getattr(template, "learner", template)
+    saved = serialization.msgpack_restore((Path(run_dir) / "actor.msgpack").read_bytes())
     like = {"params": learner.params, "obs_stats": learner.obs_stats}
-    return serialization.from_bytes(like, (Path(run_dir) / "actor.msgpack").read_bytes())
+    if "reward_stats" in saved and learner.reward_scaler is not None:
+        like["reward_stats"] = learner.reward_scaler.stats
+    return {"reward_stats": None, **serialization.from_state_dict(like, saved)}
 
 
 class _GymSteps:
@@ -188,7 +202,7 @@ class _GymSteps:
 
     def iteration(self, learner, num_steps: int):
         """One rollout and its update; returns (learner, this iteration's row per seed, numpy)."""
-        learner, tr, action = self.act(learner, self.obs)
+        learner, tr, action = self.act(learner, self.obs, self.per_seed(self.env_state.obs))
         traj, metrics = [], []
         for t in range(num_steps):
             self.env_state = self.venv.step(self.env_state, np.asarray(action).reshape(self.venv.num_envs, -1))

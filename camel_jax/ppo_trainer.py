@@ -9,11 +9,16 @@ seeds at once: the per-seed functions are vmapped, and the env steps every seed'
 camel_jax/trainer.py does for TD3). On gymnasium the host steps the C MuJoCo envs and calls the same functions,
 jitted and vmapped over seeds: one call per env step (`observe_act`) and one `update` per rollout.
 
-The guide (ULTRA): `guide(guide_state, norm_obs) -> (override: bool[], action: f32[act_dim], bonus: f32[])` for one
-observation, pure and jittable; it may return a fourth value, `matched: bool[]` (the state matched, whether or not
-the guide overrides: ULTRA-R matches without overriding), else `matched` is `override`. The metrics count the matched
-steps. `guide_state` is a pytree kept in the Learner (so a per-seed lookup table vmaps with
-the seeds and is checkpointed). Without a guide (None) no step is overridden and the bonus is 0.
+The guide (ULTRA's hooks, camel_jax/ultra/refine.py): two pure, jittable functions of one observation, `Guide(act,
+reward)`, both given the env's raw observation (a guide normalises it its own way: ULTRA's table with its own fixed
+statistics, never the run's moving ones):
+  act(guide_state, raw_obs) -> (override: bool[], suggested: f32[act_dim], matched: bool[])
+      where `override`, the suggestion replaces the sampled action; `matched` counts the state in the metrics
+      (ULTRA-R matches without overriding);
+  reward(guide_state, raw_obs, taken: f32[act_dim]) -> bonus: f32[]
+      the implicit reward of the action actually taken (the env's action, clipped to [-1, 1]).
+`guide_state` is a pytree kept in the Learner (so a per-seed lookup table vmaps with the seeds and is checkpointed).
+Without a guide (None) no step is overridden and the bonus is 0.
 """
 
 from __future__ import annotations
@@ -30,7 +35,12 @@ from camel_jax import normalize, ppo
 from camel_jax.ppo import Transition
 from camel_jax.ppo_config import PPOConfig
 
-Guide = Callable[[Any, jax.Array], tuple[jax.Array, jax.Array, jax.Array]]
+
+class Guide(NamedTuple):
+    """A guide's two hooks (module docstring)."""
+
+    act: Callable  # (guide_state, raw_obs) -> (override, suggested action, matched)
+    reward: Callable  # (guide_state, raw_obs, action taken) -> bonus
 
 
 @struct.dataclass
@@ -58,7 +68,7 @@ class TrainState:
 class PPOTrain(NamedTuple):
     init_learner: Callable  # (key, hyper, guide_state, start) -> Learner
     see: Callable  # (learner, raw obs) -> (learner, normalised obs): statistics updated
-    act: Callable  # (learner, norm obs) -> (learner, half-filled Transition, env action)
+    act: Callable  # (learner, norm obs, raw obs) -> (learner, half-filled Transition, env action)
     observe: Callable  # (learner, transition, env_state) -> (learner, Transition, next norm obs, step metrics)
     observe_act: Callable  # observe, then act on the next obs: (learner, tr, env_state) -> (learner, Transition,
     #                        next half-filled Transition, next env action, step metrics)
@@ -78,12 +88,17 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
     tx = ppo.optimizer(schedule, config.max_grad_norm)
 
     def init_learner(key, hyper: ppo.Hyper, guide_state=None, start=None) -> Learner:
-        """`start`: {"params", "obs_stats"} of a finished run (its actor.msgpack) to continue from; None: fresh."""
+        """`start`: {"params", "obs_stats"[, "reward_stats"]} of a finished run (its actor.msgpack) to continue from:
+        its policy, value net, observation statistics and, when it has them, the statistics of its reward
+        normaliser (the running returns of the new envs start at 0, as their episodes do); None: fresh."""
         k_net, key = jax.random.split(key)
         params = net.init(k_net, jnp.zeros((1, obs_dim))) if start is None else start["params"]
         obs_stats = normalize.init_stats((obs_dim,)) if start is None else start["obs_stats"]
-        return Learner(params=params, opt_state=tx.init(params), obs_stats=obs_stats,
-                       reward_scaler=normalize.init_reward(n), key=key, hyper=hyper, guide_state=guide_state)
+        reward_scaler = normalize.init_reward(n)
+        if start is not None and start.get("reward_stats") is not None:
+            reward_scaler = reward_scaler.replace(stats=start["reward_stats"])
+        return Learner(params=params, opt_state=tx.init(params), obs_stats=obs_stats, reward_scaler=reward_scaler,
+                       key=key, hyper=hyper, guide_state=guide_state)
 
     def see(learner: Learner, raw_obs):
         if not config.normalize_obs:
@@ -91,22 +106,24 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
         stats, obs = normalize.observe(learner.obs_stats, raw_obs, config.obs_clip)
         return learner.replace(obs_stats=stats), obs
 
-    def suggestions(learner: Learner, obs):
-        if guide is None:
-            return jnp.zeros((n,), bool), jnp.zeros((n, act_dim)), jnp.zeros((n,)), jnp.zeros((n,), bool)
-        override, action, bonus, *matched = jax.vmap(guide, in_axes=(None, 0))(learner.guide_state, obs)
-        override = override.astype(bool)
-        return override, action, bonus.astype(jnp.float32), matched[0].astype(bool) if matched else override
-
-    def act(learner: Learner, obs):
+    def act(learner: Learner, obs, raw_obs=None):
+        """`obs`: the normalised observations acted on; `raw_obs`: the env's, which a guide reads (unused
+        without one)."""
         key, k_act = jax.random.split(learner.key)
         mean, log_std, value = net.apply(learner.params, obs)
-        override, suggested, bonus, matched = suggestions(learner, obs)
+        if guide is None:
+            override, suggested, matched = jnp.zeros((n,), bool), jnp.zeros((n, act_dim)), jnp.zeros((n,), bool)
+        else:
+            override, suggested, matched = jax.vmap(guide.act, in_axes=(None, 0))(learner.guide_state, raw_obs)
+            override, matched = override.astype(bool), matched.astype(bool)
         action = jnp.where(override[:, None], suggested, ppo.sample(k_act, mean, log_std))
+        env_action = jnp.clip(action, -1.0, 1.0)
+        bonus = jnp.zeros((n,)) if guide is None else jax.vmap(guide.reward, in_axes=(None, 0, 0))(
+            learner.guide_state, raw_obs, env_action).astype(jnp.float32)
         tr = Transition(obs=obs, action=action, logp=ppo.log_prob(mean, log_std, action), value=value,
                         override=override, reward=bonus, done=jnp.zeros((n,)),  # reward: the bonus until observed
                         matched=matched)
-        return learner.replace(key=key), tr, jnp.clip(action, -1.0, 1.0)
+        return learner.replace(key=key), tr, env_action
 
     def observe(learner: Learner, tr: Transition, env_state):
         r = env_state.reward + learner.hyper.alpha * tr.reward
@@ -129,7 +146,7 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
 
     def observe_act(learner: Learner, tr: Transition, env_state):
         learner, tr, next_obs, metrics = observe(learner, tr, env_state)
-        learner, next_tr, action = act(learner, next_obs)
+        learner, next_tr, action = act(learner, next_obs, env_state.obs)
         return learner, tr, next_tr, action, metrics
 
     def update(learner: Learner, traj: Transition, next_obs):
@@ -154,7 +171,7 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
 
         def env_step(carry, _):
             learner, env_state, obs = carry
-            learner, tr, action = jax.vmap(act)(learner, obs)
+            learner, tr, action = jax.vmap(act)(learner, obs, env_state.obs)
             env_state = jax.tree.map(split, env.step(jax.tree.map(flat, env_state), flat(action)))
             learner, tr, obs, metrics = jax.vmap(observe)(learner, tr, env_state)
             return (learner, env_state, obs), (tr, metrics)

@@ -1,8 +1,10 @@
 """What a run reports at each log step and evaluation: the CSV rows, the console and the logging sinks.
 
 - CSV rows: one per member (seed and swept values) in RUN_DIR/metrics.csv and RUN_DIR/eval.csv (with the backend).
-- Console: a tqdm bar (steps/s, ETA, epsilon, latest training and evaluation returns) when stderr is a terminal;
-  otherwise (logs redirected to files, CI) one plain line per log step and evaluation on stdout; nothing if quiet.
+- Console: a tqdm bar (steps/s, ETA, epsilon, latest training and evaluation returns; with `show_matched`, the
+  steps a guide matched so far, all members) when stderr is a terminal; otherwise (logs redirected to files, CI) one
+  plain line per log step (with `show_matched`: the steps matched in that log period) and evaluation on stdout;
+  nothing if quiet.
 - TensorBoard and W&B: camel_jax/logs.py, opened at the first log step (when the run directory is known).
 """
 
@@ -23,13 +25,15 @@ class Progress:
     `done` at the end (`close` releases the bar and the sinks without the final line)."""
 
     def __init__(self, config: Config, t0: float, start_step: int = 0, stream=None,
-                 metric_fields: tuple[str, ...] = runs.METRIC_FIELDS, eval_fields: tuple[str, ...] = runs.EVAL_FIELDS):
+                 metric_fields: tuple[str, ...] = runs.METRIC_FIELDS, eval_fields: tuple[str, ...] = runs.EVAL_FIELDS,
+                 show_matched: bool = False):
         self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
         self.metric_fields, self.eval_fields = metric_fields, eval_fields  # the CSV columns (PPO has its own)
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None
         self.status = {"eps": float("nan"), "ret": float("nan"), "unmasked": float("nan"), "masked": float("nan")}
+        self.show_matched, self.matched = show_matched, 0  # a guide's matched steps since this process started
         stream = sys.stderr if stream is None else stream
         self.bar = None
         if not config.quiet and _isatty(stream):
@@ -56,11 +60,14 @@ class Progress:
         runs.append(run_dir, "metrics.csv", runs.fields(self.metric_fields, self.config), rows)
         self._sink_log(run_dir, step, "train", rows)
         ret = _mean_return(rows)
+        matched = sum(int(r.get("matched", 0)) for r in rows)
+        self.matched += matched
         if self.bar is not None:
             self.status.update(eps=rows[0].get("epsilon", np.nan), ret=ret if np.isfinite(ret) else self.status["ret"])
             self._refresh(step)
         elif not self.config.quiet:
             eps = f"  eps {rows[0]['epsilon']:.3f}" if "epsilon" in rows[0] else ""
+            eps += f"  matched {matched:6,d}" if self.show_matched else ""
             print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}{eps}  "
                   f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
 
@@ -102,8 +109,9 @@ class Progress:
         s = self.status
         self.bar.update(step - self.bar.n)  # tqdm's rate (steps/s per member) and ETA
         f = lambda v: f"{v:.1f}" if np.isfinite(v) else "-"
+        matched = f"  matched {self.matched:,d}" if self.show_matched else ""
         self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
-                                 f"eval {f(s['unmasked'])} unmasked / {f(s['masked'])} masked")  # redraws
+                                 f"eval {f(s['unmasked'])} unmasked / {f(s['masked'])} masked{matched}")  # redraws
 
 
 def _mean_return(rows: list[dict]) -> float:

@@ -17,7 +17,7 @@ from toy_env import PointGoal
 from camel_jax import evaluate, normalize, ppo
 from camel_jax.envs.autoreset import AutoResetVecEnv
 from camel_jax.ppo_config import PPOConfig, is_ppo_run
-from camel_jax.ppo_trainer import chunk_row, make_train
+from camel_jax.ppo_trainer import Guide, chunk_row, make_train
 
 
 def _rows(path):
@@ -229,26 +229,28 @@ def test_learn_builds_the_policy_mask_from_override_flags():
 
 
 def test_guide_overrides_the_action_and_adds_the_bonus():
-    """A guide that overrides where the point's x > 0 and pays bonus 1 everywhere: the env gets the suggestion,
-    the rollout stores it with its flag, and the reward learnt from is r_env + alpha * bonus."""
+    """A guide that overrides where the point's raw x > 0 and pays the first entry of the action taken as its bonus:
+    the env gets the suggestion, the rollout stores it with its flag, the bonus is that of the action the env got,
+    and the reward learnt from is r_env + alpha * bonus."""
     config = PPOConfig(num_envs=16, num_steps=4, num_minibatches=4, total_steps=64, normalize_reward=False,
                        alpha=0.5)
     env = AutoResetVecEnv(PointGoal(), config.num_envs)
     suggestion = jnp.asarray([0.3, -0.2])
-    guide = lambda state, norm_obs: (norm_obs[0] > 0, suggestion * state, jnp.ones(()))
+    guide = Guide(act=lambda state, raw_obs: (raw_obs[0] > 0, suggestion * state, raw_obs[0] > 0),
+                  reward=lambda state, raw_obs, taken: taken[0])
     tr = make_train(config, env, guide)
     learner = tr.init_learner(jax.random.PRNGKey(0), config.hyper(), guide_state=jnp.float32(2.0))
     env_state = env.reset(jax.random.PRNGKey(1))
     learner, obs = tr.see(learner, env_state.obs)
-    learner, step, env_action = tr.act(learner, obs)
-    override = np.asarray(obs[:, 0] > 0)
+    learner, step, env_action = tr.act(learner, obs, env_state.obs)
+    override = np.asarray(env_state.obs[:, 0] > 0)
     assert 0 < override.sum() < 16
     np.testing.assert_array_equal(step.override, override)
     np.testing.assert_allclose(env_action[override], np.broadcast_to([0.6, -0.4], (override.sum(), 2)))
     assert not np.allclose(env_action[~override], [0.6, -0.4])
     after = env.step(env_state, env_action)
     _, transition, _, metrics = tr.observe(learner, step, after)
-    np.testing.assert_allclose(transition.reward, after.reward + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(transition.reward, after.reward + 0.5 * env_action[:, 0], rtol=1e-6)
     assert float(metrics["override_frac"]) == pytest.approx(override.mean())
 
 
@@ -379,7 +381,7 @@ def test_plot_draws_a_ppo_run_as_one_curve_with_its_overrides(gym_run, tmp_path)
 
 def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path):
     """With a vanishing step size the refined run ends where the base run ended (parameters), and its observation
-    statistics go on counting from the base run's."""
+    and reward statistics go on counting from the base run's."""
     from camel_jax.ppo_loop import train
 
     _, base_dir = gym_run
@@ -390,6 +392,10 @@ def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path):
     for x, y in zip(jax.tree.leaves(refined["params"]), jax.tree.leaves(base["params"])):
         np.testing.assert_allclose(x, y, atol=1e-8)
     np.testing.assert_allclose(refined["obs_stats"]["count"], base["obs_stats"]["count"] + 2 + 128, rtol=1e-6)
+    # the reward normaliser carries on too: its return statistics go on counting from the base run's (one return
+    # per env step), so the first updates are not scaled by a fresh variance of 1
+    np.testing.assert_allclose(refined["reward_stats"]["count"], base["reward_stats"]["count"] + 128, rtol=1e-6)
+    np.testing.assert_allclose(base["reward_stats"]["count"], 1e-4 + 384, rtol=1e-6)
     with pytest.raises(ValueError, match="seeds"):
         PPOConfig(**{**TINY, "seeds": (0,)}, init_from=str(base_dir)).check()
     with pytest.raises(ValueError, match="not a finished PPO run"):
@@ -423,7 +429,8 @@ def test_bad_settings_are_one_line_errors_before_a_run_directory(tmp_path):
     for change, message in cases:
         with pytest.raises(ValueError, match=message):
             train(PPOConfig(**{**TINY, **change}, out=str(out)))
-    guide = lambda state, obs: (jnp.zeros((), bool), jnp.zeros(3), jnp.zeros(()))
+    guide = Guide(act=lambda state, obs: (jnp.zeros((), bool), jnp.zeros(3), jnp.zeros((), bool)),
+                  reward=lambda state, obs, taken: jnp.zeros(()))
     with pytest.raises(ValueError, match="leading seed axis of 2"):
         train(PPOConfig(**TINY, out=str(out)), guide=guide, guide_state=jnp.zeros(5))
     assert not out.exists()

@@ -16,8 +16,9 @@ from typing import Annotated, Literal, Union
 import tyro
 
 from camel_jax import ppo
+from camel_jax.ppo_config import PPOConfig
 from camel_jax.priors.errors import SetupError
-from camel_jax.ultra import interpret, queries, refine, stages, work
+from camel_jax.ultra import interpret, queries, refine, stages, table, work
 
 PROG = "camel-jax ultra"
 WorkDir = Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="WORK")]
@@ -26,8 +27,8 @@ Arm = Annotated[str, tyro.conf.arg(metavar="NAME")]
 
 @dataclasses.dataclass(frozen=True)
 class Collect:
-    """Roll out every seed of a finished PPO run on gymnasium's C MuJoCo task, recording the steps and the critic's
-    values, into a new work directory."""
+    """Roll out every seed of a finished PPO run on the backend it trained on (gymnasium's C MuJoCo task, or MJX),
+    recording the steps and the critic's values, into a new work directory."""
 
     run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
     """a finished PPO run (camel-jax train --algo ppo)"""
@@ -48,6 +49,9 @@ class Collect:
     """windows (episodes) per seed, falls first; 0: all"""
     max_critical: int = queries.MAX_CRITICAL
     """critical steps an identification may name per window"""
+    time_limit_windows: bool = False
+    """also take the windows of episodes cut off by the time limit as candidates for critical states (by default
+    only episodes that ended in a fall give windows)"""
     overwrite: bool = False
     """replace an existing work directory"""
 
@@ -62,8 +66,11 @@ class Prompts:
     """the work directory (made by camel-jax ultra collect)"""
     arm: Arm = "recorded"
     """the arm the answers are for"""
+    improve_prompt: Literal["v2", "v1"] = queries.IMPROVE_VERSION
+    """the improvement prompt: v2 asks for a reward rating the suggested action (what the refinement pays); v1, the
+    first one, rated the action taken (kept to reproduce old answers; no table accepts them)"""
     show: bool = False
-    """also print each prompt's text"""
+    """also print each prompt's text (the exact text to give the LLM, per seed)"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,8 +102,8 @@ class Identify:
 
 @dataclasses.dataclass(frozen=True)
 class Improve:
-    """For every critical step of an arm, a suggested action and an implicit reward in [-1, 1]: llm, recorded, or
-    the policy stand-in (a prior or a trained actor; its reward is its agreement with the action taken)."""
+    """For every critical step of an arm, a suggested action and an implicit reward in [-1, 1] rating it: llm,
+    recorded, or the policy stand-in (a prior or a trained actor; it rates its own action +1)."""
 
     work: WorkDir
     """the work directory (made by camel-jax ultra collect)"""
@@ -108,6 +115,8 @@ class Improve:
     """policy: a prior file, a task name (its shipped prior), expert:TD3_RUN_DIR, or a PPO run directory"""
     answers: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""
     """recorded: answers of seed k in DIR/seed_<k>/ ('' is WORK/<arm>/answers)"""
+    improve_prompt: Literal["v2", "v1"] = queries.IMPROVE_VERSION
+    """llm, recorded: the improvement prompt answered (see camel-jax ultra prompts --help)"""
     model: str = ""
     """llm: the Anthropic model ('' is the priors' default)"""
     retries: int = stages.RETRIES
@@ -148,6 +157,9 @@ class Refine:
     """the arm whose tables guide ('' is the only one; unused for --mode none)"""
     alpha: float = refine.ALPHA
     """R, RA: weight of the implicit reward (the summary's MuJoCo value)"""
+    reward_width: float = table.WIDTH
+    """R, RA: the implicit reward is the entry's rating times exp(-mean_i (taken_i - suggested_i)^2 / (2 width^2)):
+    full at the suggestion, 0.61 of it with every actuator this far from it"""
     override_loss: ppo.OverrideLoss = refine.OVERRIDE_LOSS
     """how an overriding action enters PPO's loss: sampled (its log-prob forms the ratio) or value_only"""
     backend: Literal["", "gymnasium", "mjx"] = ""
@@ -189,6 +201,12 @@ class Run:
     """env steps per seed of each refined run"""
     alpha: float = refine.ALPHA
     """R, RA: weight of the implicit reward"""
+    reward_width: float = table.WIDTH
+    """R, RA: the implicit reward's kernel width per actuator (see camel-jax ultra refine --help)"""
+    improve_prompt: Literal["v2", "v1"] = queries.IMPROVE_VERSION
+    """the improvement prompt answered (see camel-jax ultra prompts --help)"""
+    time_limit_windows: bool = False
+    """also take time-limit windows as candidates (see camel-jax ultra collect --help)"""
     override_loss: ppo.OverrideLoss = refine.OVERRIDE_LOSS
     """how an overriding action enters PPO's loss"""
     match_fraction: float = work.MATCH_FRACTION
@@ -236,15 +254,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def _collect(a: Collect) -> None:
     w = work.create(a.out, a.run_dir, a.episodes, a.policy == "sampled", a.env_seed, a.window_steps, a.max_chars,
-                    a.max_windows, a.max_critical, a.overwrite)
+                    a.max_windows, a.max_critical, a.overwrite, a.time_limit_windows)
+    print(f"collected on {w.backend}, the backend the base run trained on")
     for k, returns in enumerate(w.returns):
-        print(f"seed {w.seeds[k]}: {len(returns)} episodes, {w.trajectory(k).length} steps, {len(w.windows(k))} "
-              f"windows, mean return {sum(returns) / len(returns):.1f}")
+        traj = w.trajectory(k)
+        falls = int(traj.terminated.sum())
+        timed = "" if w.time_limit_windows else \
+            f" ({len(returns) - falls} time-limit episodes give none: --time-limit-windows to use them)"
+        print(f"seed {w.seeds[k]}: {len(returns)} episodes ({falls} falls), {traj.length} steps, {len(w.windows(k))} "
+              f"windows{timed}, mean return {sum(returns) / len(returns):.1f}")
     print(f"wrote {w.path}")
 
 
 def _prompts(a: Prompts) -> None:
-    kind, files = work.prompts(work.open_work(a.work), a.arm)
+    kind, files = work.prompts(work.open_work(a.work), a.arm, a.improve_prompt)
     for f in files:
         if a.show:
             print(f"===== {f} =====\n{f.read_text()}")
@@ -252,7 +275,7 @@ def _prompts(a: Prompts) -> None:
     where = Path(a.work) / a.arm
     print(f"{len(files)} {kind} prompts; save the answer to {where}/prompts/seed_<k>/<query>.md as "
           f"{where}/answers/seed_<k>/<query>.1.md (to a retry: .2.md), then run camel-jax ultra {kind} {a.work} "
-          f"--provider recorded --arm {a.arm}")
+          f"--provider recorded --arm {a.arm}" + (f" --improve-prompt {a.improve_prompt}" if kind == "improve" else ""))
 
 
 def _report(stage: str, arm: str, provider: str, tallies: list[stages.Tally], path: Path) -> None:
@@ -273,7 +296,8 @@ def _identify(a: Identify) -> None:
 
 def _improve(a: Improve) -> None:
     w = work.open_work(a.work)
-    arm, tallies = work.improve(w, a.provider, a.arm, work.Asking(a.answers, a.model, a.retries), a.policy,
+    arm, tallies = work.improve(w, a.provider, a.arm, work.Asking(a.answers, a.model, a.retries,
+                                                                  improve_version=a.improve_prompt), a.policy,
                                 a.overwrite)
     _report("improve", arm, a.provider, tallies, w.path)
 
@@ -289,7 +313,16 @@ def _table(a: Table) -> None:
 
 def _refine(a: Refine) -> None:
     run_dir = refine.refine(work.open_work(a.work), a.mode, a.steps, a.out, a.arm, a.alpha, a.override_loss,
-                            a.backend, a.overwrite, a.quiet)
+                            a.backend, a.overwrite, a.quiet, a.reward_width)
+    _report_matched(run_dir)
+
+
+def _report_matched(run_dir: Path) -> None:
+    if refine.GUIDE_LINE.match(next((line for line in (run_dir / "prior.txt").read_text().splitlines()
+                                     if line.startswith("guide: ")), "")):
+        steps = PPOConfig.from_json(run_dir / "config.json").total_steps
+        counts = refine.matched_per_seed(run_dir)
+        print(f"matched steps per seed: {counts} of {steps:,} each ({100 * sum(counts) / (steps * len(counts)):.2f}%)")
     print(f"wrote {run_dir}")
 
 
@@ -312,8 +345,8 @@ def _run(a: Run) -> None:
     if Path(a.runs).exists() and any((Path(a.runs) / f"{a.identify}_{m}").exists() for m in modes):
         raise FileExistsError(f"{a.runs} already holds refined runs of this arm; choose another --runs")
     _collect(Collect(a.run_dir, a.work, a.episodes, a.policy_actions, window_steps=a.window_steps,
-                     max_windows=a.max_windows))
-    asking = work.Asking(answers=a.answers)
+                     max_windows=a.max_windows, time_limit_windows=a.time_limit_windows))
+    asking = work.Asking(answers=a.answers, improve_version=a.improve_prompt)
     w = work.open_work(a.work)
     arm, tallies = work.identify(w, a.identify, "", asking, a.count)
     _report("identify", arm, a.identify, tallies, w.path)
@@ -322,8 +355,8 @@ def _run(a: Run) -> None:
     _table(Table(a.work, arm, a.match_fraction))
     for mode in modes:
         run_dir = refine.refine(w, mode, a.steps, str(Path(a.runs) / f"{arm}_{mode}"), arm, a.alpha, a.override_loss,
-                                quiet=a.quiet)
-        print(f"wrote {run_dir}")
+                                quiet=a.quiet, width=a.reward_width)
+        _report_matched(run_dir)
 
 
 RUNNERS = {"collect": _collect, "prompts": _prompts, "identify": _identify, "improve": _improve, "table": _table,

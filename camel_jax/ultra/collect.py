@@ -1,9 +1,11 @@
-"""ULTRA's first stage: trajectories of a finished PPO run's policy, with its critic's values, on gymnasium's C MuJoCo
-task (the paper's v4 tasks).
+"""ULTRA's first stage: trajectories of a finished PPO run's policy, with its critic's values, on the backend the run
+trained on: gymnasium's C MuJoCo task (the paper's v4 tasks) or MJX (the states the policy met in training, whose
+physics differ slightly from C MuJoCo's).
 
 For every seed of the run (its final policy, value net and observation statistics: `ppo_eval.load_run`), `episodes`
-whole episodes; episode e of every seed starts from env seed `env_seed + e` (the same initial states for every
-seed). Each step records the raw observation, the action the env got (in [-1, 1]), the reward, terminated and
+whole episodes, with the same initial states for every seed: on gymnasium, episode e starts from env seed
+`env_seed + e`; on MJX, from the e-th initial state of the auto-resetting env's reset with PRNGKey(env_seed). Each
+step records the raw observation, the action the env got (in [-1, 1]), the reward, terminated and
 truncated (a `Trajectory`), and the critic's value of the observation and of the next one (the true next
 observation, also at an episode's end), on observations normalised with the run's frozen statistics.
 
@@ -27,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.signal
 
-from camel_jax import envs, normalize, ppo, ppo_eval
+from camel_jax import envs, normalize, ppo, ppo_eval, specs
 from camel_jax.ppo_config import PPOConfig
 from camel_jax.ppo_trainer import frozen_input
 from camel_jax.ultra import trajectory
@@ -65,30 +67,47 @@ def collect(run_dir: str | Path, episodes: int, sampled: bool = True, env_seed: 
 
     act, value = jax.jit(jax.vmap(act)), jax.jit(jax.vmap(value))
     per_seed = lambda x: jnp.asarray(x).reshape(seeds, episodes, -1)
-    venv = envs.make(config.env, "gymnasium", seeds * episodes)
     n = seeds * episodes
+    reset, step, close = _envs(config.env, config.backend, seeds, episodes, env_seed)
     fields = {k: [] for k in ("obs", "actions", "rewards", "terminated", "truncated", "values", "next_values", "live")}
     live = np.ones(n, bool)  # the env's first episode is still running (later ones are not kept)
     key = jax.random.PRNGKey(key_seed)
     try:
-        state = venv.reset([env_seed + e for _ in range(seeds) for e in range(episodes)])
-        for _ in range(venv.spec.episode_length):
+        state = reset()
+        for _ in range(specs.load(config.env).episode_length):
             key, k = jax.random.split(key)
-            obs = state.obs
+            obs = np.asarray(state.obs)
             action, v = jax.device_get(act(learner, per_seed(obs), jax.random.split(k, seeds)))
-            state = venv.step(state, action.reshape(n, -1))
+            state = step(state, action.reshape(n, -1))
             next_v = jax.device_get(value(learner, per_seed(state.info["final_obs"])))
             for name, x in (("obs", obs), ("actions", action.reshape(n, -1)), ("rewards", state.reward),
                             ("terminated", state.info["terminated"] > 0), ("truncated", state.info["truncation"] > 0),
                             ("values", v.reshape(n)), ("next_values", next_v.reshape(n)), ("live", live.copy())):
                 fields[name].append(np.asarray(x))
-            live &= state.done == 0
+            live &= np.asarray(state.done) == 0
             if not live.any():
                 break
     finally:
-        venv.close()
+        close()
     stats = jax.device_get(learner.obs_stats)
     return config, [_seed_rollouts(fields, k, episodes, config.gamma, stats) for k in range(seeds)]
+
+
+def _envs(env: str, backend: str, seeds: int, episodes: int, env_seed: int):
+    """(reset() -> state, step(state, action) -> state, close()) of `seeds * episodes` envs of task `env` on
+    `backend`, seed-major (env k * episodes + e is seed k's episode e), episode e starting alike for every seed."""
+    if backend == "gymnasium":
+        venv = envs.make(env, "gymnasium", seeds * episodes)
+        return (lambda: venv.reset([env_seed + e for _ in range(seeds) for e in range(episodes)]), venv.step,
+                venv.close)
+    venv = envs.make(env, backend, seeds * episodes)
+    reset_all, step = jax.jit(venv.reset), jax.jit(venv.step)
+
+    def reset():
+        states = reset_all(jax.random.PRNGKey(env_seed))
+        return jax.tree.map(lambda x: jnp.concatenate([x[:episodes]] * seeds), states)  # the first `episodes`, shared
+
+    return reset, step, lambda: None
 
 
 def _seed_rollouts(fields: dict, k: int, episodes: int, gamma: float, stats) -> Rollouts:

@@ -11,7 +11,10 @@ One function per task family (`FAMILIES`):
 
 Windows (`windows`): one per episode, its last steps (the end of an episode is where falls happen and where the
 actions that caused them are), at most `max_steps` steps and at most `max_chars` characters of text (the earliest
-steps are dropped until it fits); episodes that end in termination (falls) come first, then the rest.
+steps are dropped until it fits); episodes that end in termination (falls) come first. The windows of episodes cut
+off by the time limit (truncated, not terminated) are left out unless `time_limits` is set: nothing went wrong at
+their end, so their last steps are no candidates for critical states (an LLM asked for critical steps there names
+some anyway).
 """
 
 from __future__ import annotations
@@ -125,10 +128,12 @@ class Window:
 
 
 def windows(spec: specs.TaskSpec, traj: Trajectory, max_steps: int = MAX_STEPS, max_chars: int = MAX_CHARS,
-            max_windows: int | None = None) -> list[Window]:
+            max_windows: int | None = None, time_limits: bool = False) -> list[Window]:
     """The windows of `traj` (module docstring): falls first, each at most `max_steps` steps and `max_chars`
-    characters; at most `max_windows` of them (all when None)."""
-    found = [window_ending(spec, traj, last, max_steps, max_chars) for _, last in traj.episodes()]
+    characters; those of time-limit episodes only with `time_limits`; at most `max_windows` of them (all when
+    None)."""
+    found = [window_ending(spec, traj, last, max_steps, max_chars) for _, last in traj.episodes()
+             if time_limits or not traj.truncated[last]]
     found.sort(key=lambda w: w.ending != "terminated")  # stable: falls first, each group in episode order
     return found[:max_windows]
 

@@ -36,6 +36,7 @@ class Answering:
     answerer: Answerer
     retries: int = RETRIES
     max_critical: int = queries.MAX_CRITICAL
+    improve_version: str = queries.IMPROVE_VERSION  # the improvement prompt asked (queries.IMPROVE_PROMPTS)
 
     def identify(self, traj: Trajectory, window: Window, tally: Tally) -> list[Critical]:
         query = queries.identify_query(self.spec, window, self.max_critical)
@@ -45,7 +46,7 @@ class Answering:
 
     def suggest(self, traj: Trajectory, window: Window, critical: Sequence[Critical],
                 tally: Tally) -> list[Suggestion]:
-        query = queries.improve_query(self.spec, window, critical)
+        query = queries.improve_query(self.spec, window, critical, self.improve_version)
         steps = [c.step for c in query.critical]
         got = ask(query, self.answerer, self.retries, tally,
                   lambda v: schema.check_suggestions(v, steps, self.spec.act_dim))
@@ -59,7 +60,7 @@ class Answering:
 
 def llm_provider(spec: specs.TaskSpec, client=None, model: str = llm.DEFAULT_MODEL, retries: int = RETRIES,
                  max_critical: int = queries.MAX_CRITICAL, max_tokens: int = llm.MAX_TOKENS,
-                 save_to: str | Path | None = None) -> Answering:
+                 save_to: str | Path | None = None, improve_version: str = queries.IMPROVE_VERSION) -> Answering:
     """Answers from the Anthropic API (`client` defaults to `llm.make_client()`, which needs ANTHROPIC_API_KEY);
     each reply is saved under `save_to` (when given) for replay. Sources: `llm <model> reply sha256:<12 hex>`."""
     client = client or llm.make_client()
@@ -70,11 +71,12 @@ def llm_provider(spec: specs.TaskSpec, client=None, model: str = llm.DEFAULT_MOD
             write_atomic(Path(save_to) / f"{query.name}.{k}.md", text)
         return text, f"llm {answered_by} reply sha256:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
-    return Answering(spec, answer, retries, max_critical)
+    return Answering(spec, answer, retries, max_critical, improve_version)
 
 
 def recorded_provider(spec: specs.TaskSpec, folder: str | Path, retries: int = RETRIES,
-                      max_critical: int = queries.MAX_CRITICAL) -> Answering:
+                      max_critical: int = queries.MAX_CRITICAL,
+                      improve_version: str = queries.IMPROVE_VERSION) -> Answering:
     """Answers read from `folder` (module docstring); a query without an answer file is skipped and counted.
     Sources: `recorded <folder>/<file> sha256:<12 hex>[ model <model>]`."""
     folder = Path(folder)
@@ -88,11 +90,14 @@ def recorded_provider(spec: specs.TaskSpec, folder: str | Path, retries: int = R
         if len(found) > 1:
             raise SetupError(f"{folder}: several answers for {query.name} attempt {k} "
                              f"({', '.join(p.name for p in found)}); keep one")
-        read = answers.read(found[0])
+        try:
+            read = answers.read(found[0])
+        except RecursionError:  # a .json answer nested too deep for the JSON parser
+            raise schema.Malformed(f"{found[0].name}: JSON nested too deep to read") from None
         source = f"recorded {folder.name}/{found[0].name} sha256:{read.sha256[:12]}" + \
             (f" model {read.model}" if read.model else "")
         if read.error:
             raise schema.Malformed(f"{found[0].name}: {read.error}")
         return read.text, source
 
-    return Answering(spec, answer, retries, max_critical)
+    return Answering(spec, answer, retries, max_critical, improve_version)

@@ -3,8 +3,11 @@ through `camel_jax.priors.prompt.render`, so each carries the sha256 of its temp
 - identification (`ultra_identify_v1.md`): the task's description, observation and action tables, reward and episode
   end (from `envs/<task>.toml`), one trajectory window as text, step-by-step identification instructions, and the
   JSON to answer with (critical steps with rationales);
-- improvement (`ultra_improve_v1.md`): the same task text and window, the critical steps with their rationales, a
-  case analysis, then per critical step a suggested action and an implicit reward in [-1, 1], as JSON.
+- improvement (`ultra_improve_v2.md`): the same task text and window, the critical steps with their rationales, a
+  case analysis, then per critical step a suggested action and an implicit reward in [-1, 1] rating that suggested
+  action, as JSON. `ultra_improve_v1.md` (version "v1") asked for a rating of the action the agent took instead; it
+  is kept so that the answers given to it (bench/results/ultra_hopper/llm_answers/) stay reproducible, and a table
+  never uses its rewards (`REWARD_RATES`).
 A query's `name` (`identify_<window>` / `improve_<window>`) names its answer files for the `recorded` provider.
 """
 
@@ -19,7 +22,9 @@ from camel_jax.ultra.interpret import Window
 from camel_jax.ultra.results import Critical
 
 IDENTIFY_PROMPT = "ultra_identify_v1.md"
-IMPROVE_PROMPT = "ultra_improve_v1.md"
+IMPROVE_PROMPTS = {"v2": "ultra_improve_v2.md", "v1": "ultra_improve_v1.md"}
+IMPROVE_VERSION = "v2"
+REWARD_RATES = {"v2": "suggested", "v1": "taken"}  # what each improvement prompt's reward rates
 MAX_CRITICAL = 3  # critical steps per window: a few decisive moments before a fall, not a relabelling of it
 
 ENDINGS = {
@@ -47,12 +52,15 @@ def identify_query(spec: specs.TaskSpec, window: Window, max_critical: int = MAX
                  max_critical=max_critical)
 
 
-def improve_query(spec: specs.TaskSpec, window: Window, critical: Sequence[Critical]) -> Query:
+def improve_query(spec: specs.TaskSpec, window: Window, critical: Sequence[Critical],
+                  version: str = IMPROVE_VERSION) -> Query:
     critical = tuple(sorted(critical, key=lambda c: c.step))
     if not critical:
         raise ValueError(f"window {window.name}: no critical steps to ask about")
+    if version not in IMPROVE_PROMPTS:
+        raise ValueError(f"unknown improvement prompt version '{version}'; use one of {', '.join(IMPROVE_PROMPTS)}")
     text, path, sha = prompt.render(
-        IMPROVE_PROMPT, **_fields(spec, window),
+        IMPROVE_PROMPTS[version], **_fields(spec, window),
         critical_text="\n".join(f"- step {c.step}: {c.rationale}" for c in critical),
         critical_list=", ".join(str(c.step) for c in critical),
         action_order=", ".join(spec.act_names))

@@ -12,7 +12,9 @@ whole or not at all (`Malformed` with the first problem); extra keys are ignored
   number, "rationale": str}, ...]}` with exactly one suggestion per critical step asked about.
   Actions outside [-1, 1] are clipped, and marked `clipped` (the environment clips any action the same way, so the
   suggestion keeps its meaning: full torque). Rewards outside [-1, 1] are rejected: the scale was given in the
-  prompt, and there is no faithful way to map a reward of 3 onto it. Numbers must be finite (no NaN, Infinity).
+  prompt, and there is no faithful way to map a reward of 3 onto it. Numbers must be finite (no NaN, Infinity) and
+  fit a float (a 400-digit integer does not); JSON nested too deep to parse is malformed too. Problems quote at most
+  a few dozen characters of the offending value.
 """
 
 from __future__ import annotations
@@ -38,13 +40,17 @@ def extract_json(text: str) -> object:
     candidate = blocks[-1] if blocks else text.strip()
     try:
         return json.loads(candidate)
+    except RecursionError:
+        raise Malformed("the JSON is nested too deep to read") from None
     except ValueError as e:
         if blocks:
-            raise Malformed(f"the last ```json block is not valid JSON ({e})") from None
+            raise Malformed(f"the last ```json block is not valid JSON ({_short(e, 100)})") from None
     found, decoder, i = None, json.JSONDecoder(), text.find("{")
     while i >= 0:
         try:
             found, end = decoder.raw_decode(text, i)
+        except RecursionError:
+            raise Malformed("the JSON is nested too deep to read") from None
         except ValueError:
             end = i + 1
         i = text.find("{", end)
@@ -111,10 +117,10 @@ def _list(value: object, where: str) -> list:
 def _step(item: object, where: str, allowed: Sequence[int], seen: list[int]) -> int:
     step = _field(item, "step", where)
     if isinstance(step, bool) or not isinstance(step, int):
-        raise Malformed(f"{where}.step must be an integer step number, got {step!r}")
+        raise Malformed(f"{where}.step must be an integer step number, got {_short(step)}")
     if step not in allowed:
         asked = list(allowed) if len(allowed) <= 10 else f"{allowed[0]}..{allowed[-1]}"
-        raise Malformed(f"{where}.step {step} is not one of the steps asked about ({asked})")
+        raise Malformed(f"{where}.step {_short(step)} is not one of the steps asked about ({asked})")
     if step in seen:
         raise Malformed(f"{where}.step {step} appears twice")
     return step
@@ -127,6 +133,21 @@ def _text(value: object, where: str) -> str:
 
 
 def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise Malformed(f"{where} must be a finite number, got {value!r}")
-    return float(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Malformed(f"{where} must be a finite number, got {_short(value)}")
+    try:
+        number = float(value)  # OverflowError: an integer too large for a float
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise Malformed(f"{where} must be a finite number, got {_short(value)}")
+    return number
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """repr(value) cut to `limit` characters: a problem line stays one short line whatever the answer holds."""
+    try:
+        text = repr(value) if not isinstance(value, Exception) else str(value)
+    except ValueError:  # an integer with more digits than Python prints
+        text = f"<{type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

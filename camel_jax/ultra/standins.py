@@ -9,9 +9,12 @@ state is not in the arrays, to V(s_t) itself (no drop). Each window's `max_criti
 steps (ties: the earlier step), whatever their size: a window always yields them, as an LLM asked for them would.
 
 Suggestions from a policy (a CAMEL prior from `camel_jax.priors.loader.load_prior`, an expert actor, ...): the
-action is the policy's at the recorded observation, clipped to [-1, 1]; the implicit reward rates the action the
-agent took by its agreement with it, 1 - |a_taken - a_policy|^2 / (2 * act_dim), which lies in [-1, 1] for actions
-in [-1, 1] (1: the same action; -1: every entry at the opposite bound).
+action is the policy's at the recorded observation, clipped to [-1, 1]; the implicit reward rates that suggested
+action, as the LLM's does (priors/prompts/ultra_improve_v2.md): the stand-in trusts its policy, so it rates every
+suggestion `rating` (default 1, "clearly good"). The refinement pays that rating for the action taken in proportion
+to its closeness to the suggestion (camel_jax/ultra/table.py, `bonus`), so the stand-in's reward pulls the action
+toward the policy's at the matched states; it no longer rates the base policy's action, which paid any action at a
+matched state.
 """
 
 from __future__ import annotations
@@ -83,17 +86,17 @@ def score_identifier(kind: str, values, traj: Trajectory, next_values=None, gamm
     return ScoreIdentifier(SCORES[kind](values, traj, next_values=next_values, **extra), kind, max_critical)
 
 
-def agreement(taken: np.ndarray, suggested: np.ndarray) -> float:
-    """1 - |taken - suggested|^2 / (2 * act_dim): in [-1, 1] for actions in [-1, 1]."""
-    return float(1.0 - np.sum((np.asarray(taken) - np.asarray(suggested)) ** 2) / (2 * len(suggested)))
-
-
 @dataclasses.dataclass(frozen=True)
 class PolicySuggester:
     """Suggestions from `policy(obs) -> action` (raw observation of the trajectory, shape (obs_dim,))."""
 
     policy: Callable
     name: str  # what the policy is, e.g. "prior priors/hopper.py" (the source reads "standin policy <name>")
+    rating: float = 1.0  # the implicit reward of each suggested action, in [-1, 1]
+
+    def __post_init__(self):
+        if not -1.0 <= self.rating <= 1.0:
+            raise ValueError(f"the policy stand-in's rating must be in [-1, 1], got {self.rating}")
 
     def suggest(self, traj: Trajectory, window: Window, critical: Sequence[Critical],
                 tally: Tally) -> list[Suggestion]:
@@ -106,8 +109,7 @@ class PolicySuggester:
                 raise ValueError(f"policy {self.name} returned shape {raw.shape}, the task's actions are "
                                  f"{traj.actions.shape[1:]}")
             action = np.clip(raw, -1.0, 1.0)
-            reward = agreement(traj.actions[c.step], action)
-            found.append(Suggestion(c.step, tuple(traj.obs[c.step].tolist()), tuple(action.tolist()), reward,
-                                    f"the policy's action; agreement of the action taken {reward:+.3f}",
+            found.append(Suggestion(c.step, tuple(traj.obs[c.step].tolist()), tuple(action.tolist()),
+                                    float(self.rating), f"the policy's action, rated {self.rating:+g}",
                                     f"standin policy {self.name}", c.source, bool(np.any(action != raw))))
         return found

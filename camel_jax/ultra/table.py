@@ -1,18 +1,25 @@
-"""The lookup table of ULTRA on the device: suggested actions and implicit rewards keyed by normalised observations.
+"""The lookup table of ULTRA on the device: suggested actions and their implicit rewards keyed by observations.
 
-`Table` is a pytree of fixed capacity (keys (C, obs_dim), actions (C, act_dim), rewards (C,), valid (C,)), so it can
-be closed over or passed into jitted code and vmapped (one table per seed). `match(table, norm_obs, tau)` finds the
-nearest valid key (`jnp.argmin` over squared Euclidean distances in normalised observation space) and reports a hit
-when that distance is at most `tau`; it returns (hit, action, bonus) with a zero action and bonus on a miss.
-`guide(table, tau)` is that function of `norm_obs` alone: the PPO `guide` hook.
+`Table` is a pytree of fixed capacity (keys (C, obs_dim), actions (C, act_dim), rewards (C,), valid (C,)) that carries
+its own normalisation (mean, var (obs_dim,), clip ()), so it can be closed over or passed into jitted code and vmapped
+(one table per seed). `match(table, obs, tau)` takes a raw observation, normalises it with the table's statistics,
+finds the nearest valid key (`jnp.argmin` over squared Euclidean distances) and reports a hit when that distance is
+at most `tau`; it returns (hit, action, rating) with a zero action and rating on a miss.
 
 Keys are normalised the way CleanRL's PPO normalises observations, clip((obs - mean) / sqrt(var + 1e-8), -10, 10),
-with the mean and variance given at build time (the base policy's running statistics); the raw observations are
-kept in the saved file so a table can be rebuilt for other statistics. `tau` is a distance in those normalised
-units; `calibrate_tau` picks the tau at which a given fraction of a batch of observations would match. The tau
-chosen (and the fraction it was calibrated for) is saved with the table (`Built.tau`, `Built.tau_fraction`).
-When there are more suggestions than capacity, the first `capacity` are kept (the order given: falls' windows
-first) and the rest are counted as `dropped`.
+with the mean and variance given at build time (the base policy's final statistics), and lookups use the same fixed
+statistics: the refining run's own running statistics, which keep moving, are never used for matching. `tau` is a
+distance in those normalised units; `calibrate_tau` picks the tau at which a given fraction of a batch of
+observations would match. The tau chosen (and the fraction it was calibrated for) is saved with the table
+(`Built.tau`, `Built.tau_fraction`). When there are more suggestions than capacity, the first `capacity` are kept
+(the order given: falls' windows first) and the rest are counted as `dropped`.
+
+The implicit reward (`bonus`): an entry's reward rates its *suggested* action, so the bonus for the action taken at a
+matched state is that rating times how close the taken action is to the suggestion,
+  rating * exp(-mean_i (taken_i - suggested_i)^2 / (2 width^2)),
+the full rating at the suggestion (modes A and RA, where the suggestion is what is taken), exp(-1/2) = 0.61 of it when
+every actuator is `width` away, and almost nothing far from it. It is never one constant paid to any action at a
+matched state (that would shape the value of reaching the state, not the choice of action there).
 """
 
 from __future__ import annotations
@@ -33,13 +40,17 @@ from camel_jax.priors.errors import SetupError
 from camel_jax.ultra.results import Suggestion
 
 CLIP = 10.0  # CleanRL's NormalizeObservation + clip
+WIDTH = 0.5  # the bonus's kernel width, per actuator, in action units (actions lie in [-1, 1])
 
 
 class Table(NamedTuple):
     keys: jax.Array  # (C, obs_dim) float32, normalised observations
     actions: jax.Array  # (C, act_dim) float32, in [-1, 1]
-    rewards: jax.Array  # (C,) float32, in [-1, 1]
+    rewards: jax.Array  # (C,) float32, in [-1, 1]: each the rating of its suggested action
     valid: jax.Array  # (C,) bool
+    mean: jax.Array  # (obs_dim,) float32: the normalisation of keys and lookups
+    var: jax.Array  # (obs_dim,) float32
+    clip: jax.Array  # () float32
 
 
 def normalise(obs, mean, var, clip: float = CLIP):
@@ -47,31 +58,52 @@ def normalise(obs, mean, var, clip: float = CLIP):
     return normalize.standardise(obs, mean, var, clip)
 
 
-def match(table: Table, norm_obs: jax.Array, tau: float) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """(hit, action, bonus) for one normalised observation (obs_dim,); vmap for batches."""
-    d2 = jnp.where(table.valid, jnp.sum(jnp.square(table.keys - norm_obs), axis=-1), jnp.inf)
+def key_of(table: Table, obs: jax.Array) -> jax.Array:
+    """A raw observation (obs_dim,) in the table's key space (its own fixed normalisation)."""
+    return normalise(obs, table.mean, table.var, table.clip)
+
+
+def _squared_distances(table: Table, obs: jax.Array) -> jax.Array:
+    return jnp.where(table.valid, jnp.sum(jnp.square(table.keys - key_of(table, obs)), axis=-1), jnp.inf)
+
+
+def match(table: Table, obs: jax.Array, tau: float) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """(hit, suggested action, its rating) for one raw observation (obs_dim,); vmap for batches."""
+    d2 = _squared_distances(table, obs)
     i = jnp.argmin(d2)
     hit = table.valid[i] & (d2[i] <= jnp.square(tau))
     return hit, jnp.where(hit, table.actions[i], 0.0), jnp.where(hit, table.rewards[i], 0.0)
 
 
+def closeness(taken: jax.Array, suggested: jax.Array, width: float = WIDTH) -> jax.Array:
+    """exp(-mean_i (taken_i - suggested_i)^2 / (2 width^2)): 1 at the suggestion, falling with the distance."""
+    return jnp.exp(-0.5 * jnp.mean(jnp.square(taken - suggested), axis=-1) / jnp.square(width))
+
+
+def bonus(table: Table, obs: jax.Array, taken: jax.Array, tau: float, width: float = WIDTH) -> jax.Array:
+    """The implicit reward of taking action `taken` (act_dim,), as the env got it, at raw observation `obs`: the
+    matched entry's rating times `closeness` of `taken` to its suggestion; 0 on a miss."""
+    hit, suggested, rating = match(table, obs, tau)
+    return jnp.where(hit, rating * closeness(taken, suggested, width), 0.0)
+
+
 def guide(table: Table, tau: float):
-    """`guide(norm_obs) -> (override, action, bonus)`: `match` with the table and threshold bound."""
+    """`guide(obs) -> (hit, action, rating)`: `match` with the table and threshold bound."""
     return functools.partial(match, table, tau=tau)
 
 
-def nearest_distance(table: Table, norm_obs: jax.Array) -> jax.Array:
-    """The distance from `norm_obs` (obs_dim,) to the nearest valid key (inf for an empty table)."""
-    d2 = jnp.where(table.valid, jnp.sum(jnp.square(table.keys - norm_obs), axis=-1), jnp.inf)
-    return jnp.sqrt(jnp.min(d2))
+def nearest_distance(table: Table, obs: jax.Array) -> jax.Array:
+    """The distance, in key space, from the raw observation `obs` (obs_dim,) to the nearest valid key (inf for an
+    empty table)."""
+    return jnp.sqrt(jnp.min(_squared_distances(table, obs)))
 
 
-def calibrate_tau(table: Table, norm_obs: jax.Array, fraction: float) -> float:
-    """The tau at which `fraction` of the observations `norm_obs` (N, obs_dim) would match (a quantile of their
+def calibrate_tau(table: Table, obs: jax.Array, fraction: float) -> float:
+    """The tau at which `fraction` of the raw observations `obs` (N, obs_dim) would match (a quantile of their
     nearest distances)."""
     if not 0.0 < fraction <= 1.0:
         raise ValueError(f"fraction must be in (0, 1], got {fraction}")
-    return float(jnp.quantile(jax.vmap(nearest_distance, (None, 0))(table, norm_obs), fraction))
+    return float(jnp.quantile(jax.vmap(nearest_distance, (None, 0))(table, obs), fraction))
 
 
 def count_matches(hit: jax.Array) -> jax.Array:
@@ -119,7 +151,8 @@ def build(suggestions: Sequence[Suggestion], mean, var, act_dim: int, capacity: 
     actions[:len(kept)] = np.array([s.action for s in kept], np.float32).reshape(len(kept), act_dim)
     rewards = np.zeros(capacity, np.float32)
     rewards[:len(kept)] = [s.reward for s in kept]
-    table = Table(jnp.asarray(rows), jnp.asarray(actions), jnp.asarray(rewards), jnp.arange(capacity) < len(kept))
+    table = Table(jnp.asarray(rows), jnp.asarray(actions), jnp.asarray(rewards), jnp.arange(capacity) < len(kept),
+                  jnp.asarray(mean), jnp.asarray(var), jnp.float32(clip))
     return Built(table, np.array([s.step for s in kept], np.int64), obs, tuple(s.source for s in kept),
                  tuple(s.identified_by for s in kept), mean, var, float(clip), len(suggestions) - len(kept))
 
@@ -141,7 +174,8 @@ def load(path: str | Path) -> Built:
     try:
         with np.load(path, allow_pickle=False) as d:
             info = json.loads(str(d["info"]))
-            table = Table(*(jnp.asarray(d[k]) for k in ("keys", "actions", "rewards", "valid")))
+            table = Table(*(jnp.asarray(d[k]) for k in ("keys", "actions", "rewards", "valid", "mean", "var")),
+                          jnp.float32(info["clip"]))
             return Built(table, d["steps"], d["obs"], tuple(info["sources"]), tuple(info["identified_by"]),
                          d["mean"], d["var"], float(info["clip"]), int(info["dropped"]), info.get("tau"),
                          info.get("tau_fraction"))

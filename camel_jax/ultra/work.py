@@ -1,24 +1,27 @@
 """The ULTRA work directory and the stages that fill it, one function per stage (the CLI's subcommands call them).
 
 Layout of WORK:
-  work.json                       the base run, its task and seeds, how the trajectories were collected, and the
-                                  settings every later stage reads: window size (steps, characters), windows per
-                                  seed, critical steps per window (fixed here, so printed prompts, answers and checks
-                                  agree)
+  work.json                       the base run, its task and seeds, how (and on which backend) the trajectories were
+                                  collected, and the settings every later stage reads: window size (steps,
+                                  characters), windows per seed, critical steps per window, whether time-limit
+                                  windows are candidates (fixed here, so printed prompts, answers and checks agree)
   seed_<k>/trajectory.npz         seed k's episodes (camel_jax/ultra/trajectory.py)
   seed_<k>/values.npz             the critic's values of each step's observation and of the next one, the reward
                                   scale of those values, and the observation statistics of seed k's policy
   <arm>/seed_<k>/critical.json    the critical steps of one identification ("arm": llm, recorded, value-drop,
                                   td-error, random, or a name given with --arm), with its provider and tally
-  <arm>/seed_<k>/suggestions.json their suggested actions and implicit rewards, with the suggester and tally
+  <arm>/seed_<k>/suggestions.json their suggested actions and implicit rewards (each rating its suggested action),
+                                  with the suggester, the prompt and the tally
   <arm>/seed_<k>/table.npz        the device lookup table of those suggestions, with its tau
   <arm>/prompts/seed_<k>/         the exact prompts, `<query>.md` (identification before the arm is identified,
                                   improvement after), to answer with any LLM or by hand
   <arm>/answers/seed_<k>/         answer files `<query>.<attempt>.md` (the `recorded` provider's default; the `llm`
                                   provider saves its replies here)
 
-Each stage computes everything for every seed first and writes its files at the end, each atomically, so bad input
-leaves nothing half-written; `collect` builds WORK in a temporary directory and renames it.
+Every stage checks its input first, so bad input writes nothing. `identify` and `improve` then write each seed's
+file after every query (atomically; `complete` false until the seed is done), so a stage stopped midway (an API
+failure, a kill) keeps what it did, and running the same command again continues it (the queries done are not asked
+again); `--overwrite` starts the arm again. `collect` builds WORK in a temporary directory and renames it.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class Work:
     max_windows: int  # windows per seed (0: all, one per episode)
     max_critical: int
     returns: tuple[tuple[float, ...], ...]  # per seed, each collected episode's return
+    backend: str = "gymnasium"  # where the trajectories were collected (work.json before this field: gymnasium)
+    time_limit_windows: bool = False  # the windows of time-limit episodes are candidates for critical states
 
     @property
     def spec(self) -> specs.TaskSpec:
@@ -86,7 +91,8 @@ class Work:
 
     def windows(self, k: int, traj: Trajectory | None = None) -> list[Window]:
         traj = self.trajectory(k) if traj is None else traj
-        return interpret.windows(self.spec, traj, self.window_steps, self.max_chars, self.max_windows or None)
+        return interpret.windows(self.spec, traj, self.window_steps, self.max_chars, self.max_windows or None,
+                                 self.time_limit_windows)
 
     def arm_dir(self, arm: str) -> Path:
         return self.path / arm
@@ -95,9 +101,15 @@ class Work:
         return self.arm_dir(arm) / f"seed_{k}" / name
 
     def arms(self) -> list[str]:
-        """The arms identified so far (folders with every seed's critical.json), sorted."""
+        """The arms identified so far (folders with every seed's critical.json, complete), sorted."""
         return sorted(p.name for p in self.path.iterdir() if p.is_dir() and not p.name.startswith("seed_") and
-                      all(self.arm_file(p.name, k, "critical.json").is_file() for k in range(len(self.seeds))))
+                      all(results.is_complete(self.arm_file(p.name, k, "critical.json"))
+                          for k in range(len(self.seeds))))
+
+    def unfinished(self, arm: str, name: str) -> bool:
+        """Whether a stage writing `name` (critical.json, suggestions.json) on `arm` started and did not finish."""
+        files = [self.arm_file(arm, k, name) for k in range(len(self.seeds))]
+        return any(f.is_file() for f in files) and not all(results.is_complete(f) for f in files)
 
 
 def open_work(path: str | Path) -> Work:
@@ -116,6 +128,9 @@ def pick_arm(work: Work, arm: str) -> str:
     """`arm`, checked to be identified in `work`; '' picks the only one there is."""
     arms = work.arms()
     if arm:
+        if arm not in arms and work.unfinished(arm, "critical.json"):
+            raise SetupError(f"the identification of arm '{arm}' in {work.path} stopped before it finished; run the "
+                             f"same camel-jax ultra identify {work.path} --arm {arm} command again to continue it")
         if arm not in arms:
             raise SetupError(f"{work.path} has no identified arm '{arm}' (it has: {', '.join(arms) or 'none'}); run "
                              f"camel-jax ultra identify {work.path} first, or pick one of those with --arm")
@@ -129,9 +144,9 @@ def pick_arm(work: Work, arm: str) -> str:
 # --- collect -------------------------------------------------------------------------------------------------------
 def create(out: str | Path, run_dir: str | Path, episodes: int, sampled: bool = True, env_seed: int = 0,
            window_steps: int = interpret.MAX_STEPS, max_chars: int = interpret.MAX_CHARS, max_windows: int = 0,
-           max_critical: int = queries.MAX_CRITICAL, overwrite: bool = False) -> Work:
-    """Collect `episodes` episodes per seed of the PPO run `run_dir` (camel_jax/ultra/collect.py) into the new work
-    directory `out`."""
+           max_critical: int = queries.MAX_CRITICAL, overwrite: bool = False, time_limit_windows: bool = False) -> Work:
+    """Collect `episodes` episodes per seed of the PPO run `run_dir` (camel_jax/ultra/collect.py, on the backend it
+    trained on) into the new work directory `out`."""
     out = Path(out)
     if out.exists() and not overwrite:
         raise FileExistsError(f"work directory {out} exists; pass --overwrite or choose another --out")
@@ -151,7 +166,8 @@ def create(out: str | Path, run_dir: str | Path, episodes: int, sampled: bool = 
                 "policy": "sampled" if sampled else "mean", "env_seed": env_seed, "gamma": config.gamma,
                 "obs_clip": config.obs_clip if config.normalize_obs else None, "window_steps": window_steps,
                 "max_chars": max_chars, "max_windows": max_windows, "max_critical": max_critical,
-                "returns": [r.returns.tolist() for r in rollouts]}
+                "returns": [r.returns.tolist() for r in rollouts], "backend": config.backend,
+                "time_limit_windows": time_limit_windows}
         (staging / WORK_FILE).write_text(json.dumps(info, indent=1) + "\n")
         for k, r in enumerate(rollouts):
             (staging / f"seed_{k}").mkdir()
@@ -176,17 +192,78 @@ class Asking:
     model: str = ""
     retries: int = stages.RETRIES
     client: object = None  # an anthropic client (tests: over a mock transport); None: llm.make_client()
+    improve_version: str = queries.IMPROVE_VERSION  # the improvement prompt (queries.IMPROVE_PROMPTS)
 
     def folder(self, work: Work, arm: str, k: int) -> Path:
         return (Path(self.answers) if self.answers else work.arm_dir(arm) / "answers") / f"seed_{k}"
 
     def provider(self, kind: str, work: Work, arm: str, k: int) -> providers.Answering:
+        if self.improve_version not in queries.IMPROVE_PROMPTS:
+            raise SetupError(f"unknown --improve-prompt '{self.improve_version}'; use one of "
+                             f"{', '.join(queries.IMPROVE_PROMPTS)}")
         if kind == "recorded":
-            return providers.recorded_provider(work.spec, self.folder(work, arm, k), self.retries, work.max_critical)
+            return providers.recorded_provider(work.spec, self.folder(work, arm, k), self.retries, work.max_critical,
+                                               self.improve_version)
         from camel_jax.priors import llm
 
         return providers.llm_provider(work.spec, self.client, self.model or llm.DEFAULT_MODEL, self.retries,
-                                      work.max_critical, save_to=work.arm_dir(arm) / "answers" / f"seed_{k}")
+                                      work.max_critical, save_to=work.arm_dir(arm) / "answers" / f"seed_{k}",
+                                      improve_version=self.improve_version)
+
+
+def _start(work: Work, arm: str, name: str, provider: str, overwrite: bool, stage: str, prompt: str = "") -> None:
+    """Before a stage writing `name` on `arm` does anything: an error when the arm has it complete (without
+    `overwrite`), or when an unfinished run of the stage used another provider (or improvement prompt); with
+    `overwrite`, nothing is removed here (`_restart` does it once every check has passed)."""
+    files = [work.arm_file(arm, k, name) for k in range(len(work.seeds))]
+    if overwrite or not any(f.is_file() for f in files):
+        return
+    if all(results.is_complete(f) for f in files):
+        drops = "drops its suggestions and tables" if name == "critical.json" else "drops its tables"
+        raise FileExistsError(f"{work.arm_dir(arm)} already has its {stage} done; pass --overwrite ({drops}) or "
+                              "name another --arm")
+    began = {results.provider(f) for f in files if f.is_file()}
+    if began != {provider}:
+        raise SetupError(f"the unfinished {stage} of {work.arm_dir(arm)} was started with --provider "
+                         f"{', '.join(sorted(began))}; continue it with that provider, or pass --overwrite")
+    asked = {results.about(f).get("prompt", "") for f in files if f.is_file()}
+    if name == "suggestions.json" and asked != {prompt}:
+        raise SetupError(f"the unfinished {stage} of {work.arm_dir(arm)} was started with the prompt "
+                         f"{', '.join(sorted(asked))}; continue it with the same --improve-prompt, or pass --overwrite")
+
+
+def _restart(work: Work, arm: str, names: tuple[str, ...]) -> None:
+    """--overwrite: remove the arm's files `names` of every seed (after every check has passed)."""
+    for k in range(len(work.seeds)):
+        for name in names:
+            work.arm_file(arm, k, name).unlink(missing_ok=True)
+
+
+def _run_stage(work: Work, arm: str, name: str, kind: str, provider: str, run, **about) -> list[stages.Tally]:
+    """Seed by seed, `run(k, done, after)` fills `done` (stages.Done) on from what seed k's file `name` holds so far
+    (a seed already complete is not run again), calling `after(done)` after every query, which writes the file; the
+    last write marks it complete. An error of the surroundings (API, files) stops the stage with what it did kept.
+    Returns each seed's tally."""
+    tallies = []
+    for k in range(len(work.seeds)):
+        path = work.arm_file(arm, k, name)
+        if results.is_complete(path):
+            tallies.append(stages.Tally(**results.load(path, kind)[1]))
+            continue
+        done = stages.Done()
+        if path.is_file():
+            items, tally = results.load(path, kind)
+            done = stages.Done(items, stages.Tally(**tally), list(results.about(path)["asked"]))
+        save = lambda d, complete=False, path=path: results.save(path, kind, d.items, d.tally.as_dict(), provider,
+                                                                  complete, d.asked, **about)
+        try:
+            run(k, done, save)
+        except SetupError as e:
+            raise SetupError(f"{e} (the {kind} of seed index {k}'s {len(done.asked)} queries done so far are kept in "
+                             f"{path}; run the same command again to continue)") from None
+        save(done, complete=True)
+        tallies.append(done.tally)
+    return tallies
 
 
 def identify(work: Work, provider: str, arm: str = "", asking: Asking = Asking(), count: int = 0, like: str = "",
@@ -199,23 +276,20 @@ def identify(work: Work, provider: str, arm: str = "", asking: Asking = Asking()
                          f"{', '.join(IDENTIFIERS)}")
     arm = arm or provider
     _check_arm_name(arm)
-    if work.arm_file(arm, 0, "critical.json").exists() and not overwrite:
-        raise FileExistsError(f"{work.arm_dir(arm)} is already identified; pass --overwrite (drops its suggestions and "
-                              "tables) or name another --arm")
+    _start(work, arm, "critical.json", provider, overwrite, "identification")
     counts = _random_counts(work, count, like) if provider == "random" else None
     identifiers = [_identifier(work, provider, arm, asking, k) for k in range(len(work.seeds))]  # checked up front
-    found = []
-    for k, identifier in enumerate(identifiers):
+    _restart(work, arm, ("critical.json", "suggestions.json", "table.npz") if overwrite else
+             ("suggestions.json", "table.npz"))
+
+    def run(k: int, done: stages.Done, after) -> None:
         traj = work.trajectory(k)
         if provider == "random":
-            found.append((ablation.random_critical(traj, counts[k], seed + k), stages.Tally()))
+            done.items[:] = ablation.random_critical(traj, counts[k], seed + k)
         else:
-            found.append(stages.identify_all(identifier, traj, work.windows(k, traj)))
-    for k, (critical, tally) in enumerate(found):
-        for stale in ("suggestions.json", "table.npz"):
-            work.arm_file(arm, k, stale).unlink(missing_ok=True)
-        results.save(work.arm_file(arm, k, "critical.json"), "critical", critical, tally.as_dict(), provider)
-    return arm, [t for _, t in found]
+            stages.identify_all(identifiers[k], traj, work.windows(k, traj), done, after)
+
+    return arm, _run_stage(work, arm, "critical.json", "critical", provider, run)
 
 
 def _check_arm_name(arm: str) -> None:
@@ -258,23 +332,29 @@ def improve(work: Work, provider: str, arm: str = "", asking: Asking = Asking(),
         raise SetupError("--provider policy needs --policy PRIOR_OR_RUN (a prior file, a task name for its shipped "
                          "prior, expert:TD3_RUN_DIR, or a PPO run directory)")
     arm = pick_arm(work, arm)
-    if work.arm_file(arm, 0, "suggestions.json").exists() and not overwrite:
-        raise FileExistsError(f"{work.arm_dir(arm)} already has suggestions; pass --overwrite (drops its tables)")
+    if provider == "policy":
+        about = {"reward_rates": "suggested", "prompt": ""}
+    elif asking.improve_version in queries.IMPROVE_PROMPTS:
+        about = {"reward_rates": queries.REWARD_RATES[asking.improve_version],
+                 "prompt": f"priors/prompts/{queries.IMPROVE_PROMPTS[asking.improve_version]}"}
+    else:
+        raise SetupError(f"unknown --improve-prompt '{asking.improve_version}'; use one of "
+                         f"{', '.join(queries.IMPROVE_PROMPTS)}")
+    _start(work, arm, "suggestions.json", provider, overwrite, "improvement", about["prompt"])
     if provider == "policy":
         fn, name = policy_of(policy, work.env)
         suggesters = [standins.PolicySuggester(fn, name)] * len(work.seeds)
     else:
         suggesters = [asking.provider(provider, work, arm, k) for k in range(len(work.seeds))]
-    found = []
-    for k, suggester in enumerate(suggesters):
+    _restart(work, arm, ("suggestions.json", "table.npz") if overwrite else ("table.npz",))
+
+    def run(k: int, done: stages.Done, after) -> None:
         traj = work.trajectory(k)
         critical, _ = results.load(work.arm_file(arm, k, "critical.json"), "critical")
-        found.append(stages.suggest_all(suggester, work.spec, traj, work.windows(k, traj), critical,
-                                        work.window_steps, work.max_chars))
-    for k, (suggestions, tally) in enumerate(found):
-        work.arm_file(arm, k, "table.npz").unlink(missing_ok=True)
-        results.save(work.arm_file(arm, k, "suggestions.json"), "suggestions", suggestions, tally.as_dict(), provider)
-    return arm, [t for _, t in found]
+        stages.suggest_all(suggesters[k], work.spec, traj, work.windows(k, traj), critical, work.window_steps,
+                           work.max_chars, done, after)
+
+    return arm, _run_stage(work, arm, "suggestions.json", "suggestions", provider, run, **about)
 
 
 def policy_of(policy: str, env: str) -> tuple[Callable, str]:
@@ -302,10 +382,12 @@ def policy_of(policy: str, env: str) -> tuple[Callable, str]:
 # --- the lookup tables ---------------------------------------------------------------------------------------------
 def build_tables(work: Work, arm: str = "", match_fraction: float = MATCH_FRACTION,
                  capacity: int = 0) -> tuple[str, list[table.Built]]:
-    """Seed k's table from arm's suggestions for seed k, keyed by observations normalised with seed k's statistics,
-    and its tau: the distance within which `match_fraction` of seed k's other collected observations (all but the
-    keys' own steps, which lie at distance 0) lie from some key (`table.calibrate_tau`). Every seed's table has `capacity` rows (0: the most suggestions any seed has), so they
-    stack into one guide state. Returns (arm, tables)."""
+    """Seed k's table from arm's suggestions for seed k, keyed by observations normalised with seed k's final
+    statistics (stored in the table: lookups use them too), and its tau: the distance within which `match_fraction`
+    of seed k's other collected observations (all but the keys' own steps, which lie at distance 0) lie from some key
+    (`table.calibrate_tau`). Every seed's table has `capacity` rows (0: the most suggestions any seed has), so they
+    stack into one guide state. Suggestions whose rewards rate the action taken (the v1 prompt, or files made before
+    the rule changed) are refused. Returns (arm, tables)."""
     arm = pick_arm(work, arm)
     if not 0.0 < match_fraction <= 1.0:
         raise ValueError(f"--match-fraction must be in (0, 1], got {match_fraction}")
@@ -313,6 +395,16 @@ def build_tables(work: Work, arm: str = "", match_fraction: float = MATCH_FRACTI
     if missing:
         raise SetupError(f"{work.arm_dir(arm)} has no suggestions for seed index {missing[0]}; run camel-jax ultra "
                          f"improve {work.path} --arm {arm} first")
+    for k in range(len(work.seeds)):
+        about = results.about(work.arm_file(arm, k, "suggestions.json"))
+        if not about["complete"]:
+            raise SetupError(f"the improvement of {work.arm_dir(arm)} stopped before it finished (seed index {k}); run "
+                             "the same camel-jax ultra improve command again to continue it")
+        if about["reward_rates"] != "suggested":
+            raise SetupError(f"the rewards of {work.arm_file(arm, k, 'suggestions.json')} rate the action the agent "
+                             f"took ({about['prompt'] or 'made before the reward rule changed'}), not the suggested "
+                             f"one that the refinement pays for; run camel-jax ultra improve {work.path} --arm {arm} "
+                             "--overwrite with the current prompt")
     found = [results.load(work.arm_file(arm, k, "suggestions.json"), "suggestions")[0] for k in range(len(work.seeds))]
     capacity = capacity or max(1, *map(len, found))
     built = []
@@ -324,8 +416,7 @@ def build_tables(work: Work, arm: str = "", match_fraction: float = MATCH_FRACTI
             mean, var = np.zeros_like(mean), np.ones_like(var)  # the guide sees raw observations
         b = table.build(suggestions, mean, var, work.spec.act_dim, capacity, clip)
         others = np.delete(work.trajectory(k).obs, b.steps, axis=0)
-        tau = table.calibrate_tau(b.table, table.normalise(others, b.mean, b.var, b.clip), match_fraction) \
-            if b.entries and len(others) else 0.0
+        tau = table.calibrate_tau(b.table, others, match_fraction) if b.entries and len(others) else 0.0
         built.append(dataclasses.replace(b, tau=tau, tau_fraction=match_fraction))
     for k, b in enumerate(built):
         _save_npz(work.arm_file(arm, k, "table.npz"), lambda p, b=b: table.save(p, b))
@@ -358,6 +449,7 @@ class _Recorder:
 
     spec: specs.TaskSpec
     max_critical: int
+    improve_version: str = queries.IMPROVE_VERSION
     found: list = dataclasses.field(default_factory=list)
 
     def identify(self, traj, window, tally):
@@ -365,18 +457,22 @@ class _Recorder:
         return []
 
     def suggest(self, traj, window, critical, tally):
-        self.found.append(queries.improve_query(self.spec, window, critical))
+        self.found.append(queries.improve_query(self.spec, window, critical, self.improve_version))
         return []
 
 
-def prompts(work: Work, arm: str = "recorded") -> tuple[str, list[Path]]:
+def prompts(work: Work, arm: str = "recorded", improve_version: str = queries.IMPROVE_VERSION,
+            ) -> tuple[str, list[Path]]:
     """Write the exact prompts of `arm` as WORK/<arm>/prompts/seed_<k>/<query>.md: the identification prompts while
-    the arm is not identified, the improvement prompts of its critical steps once it is. Returns (kind, files)."""
+    the arm is not identified, the improvement prompts (version `improve_version`) of its critical steps once it is.
+    Returns (kind, files)."""
     _check_arm_name(arm)
+    if improve_version not in queries.IMPROVE_PROMPTS:
+        raise SetupError(f"unknown --improve-prompt '{improve_version}'; use one of {', '.join(queries.IMPROVE_PROMPTS)}")
     identified = arm in work.arms()
     files = []
     for k in range(len(work.seeds)):
-        traj, recorder = work.trajectory(k), _Recorder(work.spec, work.max_critical)
+        traj, recorder = work.trajectory(k), _Recorder(work.spec, work.max_critical, improve_version)
         if identified:
             critical, _ = results.load(work.arm_file(arm, k, "critical.json"), "critical")
             stages.suggest_all(recorder, work.spec, traj, work.windows(k, traj), critical, work.window_steps,

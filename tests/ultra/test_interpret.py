@@ -79,7 +79,7 @@ def test_a_step_names_the_actuators_reward_and_ending():
 
 def test_windows_are_the_ends_of_episodes_falls_first_within_the_budget():
     traj = trajectory.concatenate([_hopper_traj(30), _hopper_traj(20, falls_at=(19,))])  # a cut, then a fall
-    found = interpret.windows(HOPPER, traj, max_steps=8)
+    found = interpret.windows(HOPPER, traj, max_steps=8, time_limits=True)
     assert [(w.name, w.ending) for w in found] == [("ep1_t42-49", "terminated"), ("ep0_t22-29", "truncated")]
     assert found[0].text.startswith("Step 42 (episode 1, its step 12):")
     one_step = len(interpret.describe_step(HOPPER, traj, 49, 1, 30))
@@ -87,6 +87,16 @@ def test_windows_are_the_ends_of_episodes_falls_first_within_the_budget():
     assert len(small) == 1 and small[0].steps == (47, 48, 49) and len(small[0].text) <= 3 * one_step + 10
     with pytest.raises(ValueError, match="raise max_chars"):
         interpret.windows(HOPPER, traj, max_chars=100)
+
+
+def test_time_limit_windows_are_no_candidates_unless_asked_for():
+    """An episode cut off by the time limit did not fail at its end: by default it gives no window (so nothing in it
+    is named critical), the falls do; `time_limits` takes it too."""
+    traj = trajectory.concatenate([_hopper_traj(30), _hopper_traj(20, falls_at=(19,)), _hopper_traj(25)])
+    assert [w.name for w in interpret.windows(HOPPER, traj, max_steps=8)] == ["ep1_t42-49"]
+    assert [w.name for w in interpret.windows(HOPPER, traj, max_steps=8, time_limits=True)] == [
+        "ep1_t42-49", "ep0_t22-29", "ep2_t67-74"]
+    assert interpret.windows(HOPPER, trajectory.concatenate([_hopper_traj(30)]), max_steps=8) == []  # no fall
 
 
 def test_window_around_a_step_shows_what_followed_within_its_episode():

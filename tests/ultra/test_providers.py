@@ -33,7 +33,7 @@ def _traj() -> trajectory.Trajectory:
 
 
 TRAJ = _traj()
-WINDOWS = interpret.windows(HOPPER, TRAJ, max_steps=10)  # ep0_t20-29 (the fall), ep1_t50-59
+WINDOWS = interpret.windows(HOPPER, TRAJ, max_steps=10, time_limits=True)  # ep0_t20-29 (a fall), ep1_t50-59 (cut)
 
 
 def _fenced(value) -> str:
@@ -73,8 +73,14 @@ def test_prompts_render_from_versioned_templates_offline(monkeypatch):
     improve = queries.improve_query(HOPPER, WINDOWS[0], [results.Critical(25, "b", "s"), results.Critical(22, "a", "s")])
     assert "- step 22: a\n- step 25: b" in improve.text and "in this order: thigh_torque, leg_torque, foot_torque" \
         in improve.text and "one suggestion for each critical step (22, 25)" in improve.text
-    assert improve.template.startswith("priors/prompts/ultra_improve_v1.md sha256:")
+    assert improve.template.startswith("priors/prompts/ultra_improve_v2.md sha256:")
     assert "$" not in query.text and "$" not in improve.text  # every placeholder filled
+    # v2 asks for a rating of the suggested action (what the refinement pays for); v1, kept, rated the action taken
+    assert "rating the action you suggest (not the action the agent took)" in improve.text
+    old = queries.improve_query(HOPPER, WINDOWS[0], improve.critical, "v1")
+    assert old.template.startswith("priors/prompts/ultra_improve_v1.md sha256:")
+    assert "rating the action the agent took at that step" in old.text and old.text != improve.text
+    assert queries.REWARD_RATES == {"v2": "suggested", "v1": "taken"}
 
 
 def test_llm_identifies_and_suggests_retrying_malformed_answers(api_key, tmp_path):
@@ -148,7 +154,7 @@ def test_recorded_run_with_malformed_answers_completes_to_a_table(tmp_path):
     table.save(tmp_path / "table.npz", built)
     again = table.load(tmp_path / "table.npz")
     assert again.sources == tuple(s.source for s in found) and again.steps.tolist() == [22, 25]
-    hit, action, bonus = table.guide(again.table, 1e-3)(table.normalise(TRAJ.obs[25], again.mean, again.var))
+    hit, action, bonus = table.guide(again.table, 1e-3)(TRAJ.obs[25])
     assert bool(hit) and action.tolist() == [-1.0, 0.0, 0.0] and float(bonus) == pytest.approx(-0.9)
 
 
@@ -164,3 +170,48 @@ def test_recorded_folder_problems_are_setup_errors(tmp_path):
     (tmp_path / "identify_ep0_t20-29.1.json").write_text("{not json")
     critical, tally = stages.identify_all(providers.recorded_provider(HOPPER, tmp_path, retries=0), TRAJ, WINDOWS[:1])
     assert critical == [] and tally.skipped == 1 and "not valid JSON" in tally.problems[0]
+
+
+def test_malformed_answers_of_every_kind_are_counted_and_never_stop_the_stage(tmp_path):
+    """Recorded answers to one improvement query, each attempt malformed another way (a 400-digit integer, deep
+    nesting, NaN, a wrong type, a wrong length, an API response nested too deep), then a good one: the stage
+    finishes, every bad attempt counted as malformed; another query whose answers are all bad is skipped."""
+    huge, deep = 10 ** 400, "[" * 100_000 + "]" * 100_000
+    item = {"step": 22, "action": [0.1, 0.2, 0.3], "reward": 0.5, "rationale": "r"}
+    bad = [{**item, "reward": huge}, {**item, "action": [0.1, huge, 0.3]}, {**item, "step": huge},
+           {**item, "reward": float("nan")}, {**item, "action": "up"}, {**item, "action": [0.1] * 7}]
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    for k, b in enumerate(bad, start=1):
+        (folder / f"improve_ep0_t20-29.{k}.md").write_text(_fenced({"case_analysis": "x", "suggestions": [b]}))
+    (folder / "improve_ep0_t20-29.7.md").write_text('```json\n{"case_analysis": "x", "suggestions": ' + deep + "}\n```")
+    (folder / "improve_ep0_t20-29.8.json").write_text('{"content": ' + deep + "}")  # an API response, too deep
+    (folder / "improve_ep0_t20-29.9.md").write_text(_fenced({"case_analysis": "x", "suggestions": [item]}))
+    (folder / "improve_ep1_t50-59.1.md").write_text(_fenced({"case_analysis": "x", "suggestions": [
+        {**item, "step": 55, "reward": -huge}]}))
+    provider = providers.recorded_provider(HOPPER, folder, retries=8)
+    critical = [results.Critical(22, "r", "s"), results.Critical(55, "r", "s")]
+    found, tally = stages.suggest_all(provider, HOPPER, TRAJ, WINDOWS, critical)
+    assert [(s.step, s.reward) for s in found] == [(22, 0.5)]
+    assert (tally.queries, tally.answered, tally.malformed, tally.skipped) == (2, 1, 9, 1)
+    assert all(len(p) < 300 for p in tally.problems), tally.problems
+    assert "nested too deep" in tally.problems[6] and "nested too deep" in tally.problems[7]
+
+
+def test_an_unforeseen_error_in_reading_an_answer_is_malformed_not_a_crash():
+    """Whatever a check raises on an untrusted answer (a bug's TypeError, say) counts that answer as malformed;
+    the answerer's own errors (no key, no network: SetupError) still stop the stage."""
+    query = queries.identify_query(HOPPER, WINDOWS[0])
+    tally = stages.Tally()
+
+    def broken_check(value):
+        raise TypeError("unsupported operand")
+
+    assert stages.ask(query, lambda q, k: (IDENTIFIED, "test"), 1, tally, broken_check) is None
+    assert (tally.malformed, tally.skipped) == (2, 1) and "TypeError: unsupported operand" in tally.problems[0]
+
+    def no_network(q, k):
+        raise SetupError("cannot reach the Anthropic API")
+
+    with pytest.raises(SetupError, match="cannot reach"):
+        stages.ask(query, no_network, 1, stages.Tally(), lambda v: v)

@@ -100,3 +100,33 @@ def test_nan_in_answer_text_is_rejected_after_parsing():
     text = '```json\n' + json.dumps(_suggestions(_item(reward=float("nan")))) + '\n```'
     with pytest.raises(Malformed, match="reward must be a finite number"):
         check_suggestions(extract_json(text), [120], 3)
+
+
+HUGE = 10 ** 400  # a 400-digit integer: valid JSON, no float holds it
+DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON nested deeper than the parser's recursion limit
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("```json\n" + json.dumps(_suggestions(_item(reward=HUGE))) + "\n```", "reward must be a finite number"),
+    ("```json\n" + json.dumps(_suggestions(_item(action=(0.1, HUGE, 0.3)))) + "\n```", "action\\[1\\] must be a finite"),
+    ("```json\n" + json.dumps(_suggestions(_item(step=HUGE))) + "\n```", "is not one of the steps asked about"),
+    ("```json\n" + json.dumps(_suggestions(_item(reward=-HUGE))) + "\n```", "reward must be a finite number"),
+    ('```json\n{"case_analysis": "x", "suggestions": ' + DEEP + "}\n```", "nested too deep"),
+    ("```json\n" + DEEP + "\n```", "nested too deep"),
+    ("Here: {" + '"a": ' + DEEP + "}", "nested too deep"),  # no fence: the last object in the text
+    ("```json\n" + "9" * 5000 + "\n```", "not valid JSON"),  # more digits than Python parses
+    (('```json\n{"case_analysis": "x", "suggestions": [{"step": 120, "action": [0.1, 0.2, 0.3], "reward": NaN, '
+     '"rationale": "r"}]}\n```'), "reward must be a finite number"),
+    (('```json\n{"case_analysis": "x", "suggestions": [{"step": 120, "action": [Infinity, 0.2, 0.3], "reward": 0, '
+     '"rationale": "r"}]}\n```'), "action\\[0\\] must be a finite number"),
+    ("```json\n" + json.dumps(_suggestions(_item(action=[[0.1], 0.2, 0.3]))) + "\n```", "action\\[0\\] must be a"),
+    ("```json\n" + json.dumps(_suggestions(_item(action=list(range(1000))))) + "\n```", "has 1000 numbers"),
+    ("```json\n" + json.dumps(_suggestions(_item(rationale={"why": 1}))) + "\n```", "must be a non-empty string"),
+    ("```json\n" + json.dumps(_suggestions(_item(), case=["x" * 10_000]))[:200] + "\n```", "not valid JSON"),
+])
+def test_any_malformed_answer_is_malformed_with_a_short_reason(text, reason):
+    """Huge numbers, deep nesting, NaN/inf, wrong types and lengths: Malformed (never another exception), and the
+    reason stays one short line whatever the answer holds."""
+    with pytest.raises(Malformed, match=reason) as e:
+        check_suggestions(extract_json(text), [120], 3)
+    assert len(str(e.value)) < 200 and "\n" not in str(e.value)

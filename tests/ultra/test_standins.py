@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -44,7 +46,7 @@ def test_td_error_picks_the_step_most_below_expectation():
     assert int(np.argmax(scores)) == 3 and scores[3] == pytest.approx(-(1 + 0.9 * values[4] - 9.0))
     assert scores[9] == pytest.approx(-(1 + 0.9 * values[9] - values[9]))  # truncated: V(next) taken as V(s)
     [only] = standins.score_identifier("td-error", values, traj, gamma=0.9, max_critical=1).identify(
-        traj, interpret.windows(HOPPER, traj)[0], stages.Tally())
+        traj, interpret.windows(HOPPER, traj, time_limits=True)[0], stages.Tally())
     assert only.step == 3
     with pytest.raises(ValueError, match="unknown stand-in identifier 'rnd'"):
         standins.score_identifier("rnd", values, traj)
@@ -52,7 +54,9 @@ def test_td_error_picks_the_step_most_below_expectation():
         standins.score_identifier("td-error", values[:3], traj)
 
 
-def test_policy_suggester_clips_and_rates_the_action_taken_by_agreement():
+def test_policy_suggester_clips_and_rates_its_suggestion_not_the_action_taken():
+    """The stand-in's reward rates the suggested action (its policy's, trusted: `rating`), as the v2 prompt asks the
+    LLM to: the same whatever action the agent took there."""
     traj = _traj()
     policy = lambda obs: np.array([2.0, -1.0, 5 * obs[1]])
     windows = interpret.windows(HOPPER, traj, max_steps=10)
@@ -61,10 +65,14 @@ def test_policy_suggester_clips_and_rates_the_action_taken_by_agreement():
     first = found[0]
     assert first.step == 9 and first.action == pytest.approx((1.0, -1.0, 0.45))
     assert first.clipped and first.source == "standin policy test-policy" and first.identified_by == critical[0].source
-    expected = 1 - np.sum((np.zeros(3) - np.array(first.action)) ** 2) / 6
-    assert first.reward == pytest.approx(expected) and -1 <= first.reward <= 1
     assert first.obs == tuple(traj.obs[first.step].tolist()) and tally.queries == len(found) == 2
-    assert standins.agreement(np.ones(3), -np.ones(3)) == -1.0 and standins.agreement(np.ones(3), np.ones(3)) == 1.0
+    other = dataclasses.replace(traj, actions=np.full_like(traj.actions, -1.0))  # the agent took other actions
+    again, _ = stages.suggest_all(standins.PolicySuggester(policy, "test-policy"), HOPPER, other, windows, critical)
+    assert [s.reward for s in found] == [s.reward for s in again] == [1.0, 1.0]
+    half, _ = stages.suggest_all(standins.PolicySuggester(policy, "p", rating=0.5), HOPPER, traj, windows, critical)
+    assert [s.reward for s in half] == [0.5, 0.5]
+    with pytest.raises(ValueError, match="rating must be in \\[-1, 1\\]"):
+        standins.PolicySuggester(policy, "p", rating=2.0)
 
 
 def test_a_camel_prior_serves_as_the_suggesting_policy():

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import httpx2
 import numpy as np
-import pytest
 from priors.priors_testlib import FAKE_KEY, Replay
 
 from camel_jax.cli import main
@@ -43,13 +42,6 @@ def identified(*steps) -> str:
 def improved(steps, action=(0.5, -0.5, 0.0), reward=-0.5) -> str:
     return fenced({"case_analysis": "it leaned forward", "suggestions": [
         {"step": s, "action": list(action), "reward": reward, "rationale": "brake"} for s in steps]})
-
-
-@pytest.fixture(scope="module")
-def work(ppo_base, tmp_path_factory):
-    path = tmp_path_factory.mktemp("ultra_work") / "work"
-    assert ultra("collect", ppo_base, "--out", path, "--episodes", 3, "--window-steps", 8) == 0
-    return path
 
 
 def write_answers(work_path: Path, folder: Path) -> dict:
