@@ -29,7 +29,7 @@ from collections.abc import Callable
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax.priors import purity
+from camel_jax.priors import arraylike, purity
 from camel_jax.priors.errors import PriorError
 from camel_jax.priors.errors import fail_at as _fail
 
@@ -136,12 +136,14 @@ def check_tree(tree: ast.Module) -> dict[str, object]:
 
 def exec_policy(source: str) -> Callable:
     """Run the accepted `source` with restricted builtins and only its allowed modules; return its `policy`.
-    The module's constants are frozen (`purity.freeze`) before `policy` is returned."""
+    jax.numpy is seen through `arraylike.namespace` (lists and tuples taken as arrays where NumPy takes them). The
+    module's constants are frozen (`purity.freeze`) before `policy` is returned."""
     tree = parse(source)
     modules = check_tree(tree)
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
     safe = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
-    namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **modules}
+    seen = {alias: arraylike.namespace(m) if m is jnp else m for alias, m in modules.items()}
+    namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **seen}
     exec(compile(tree, "<prior>", "exec"), namespace)  # noqa: S102 -- checked source, restricted namespace
     for name in purity.constant_names(tree):
         if name in namespace:
