@@ -3,9 +3,10 @@
 Modules: `prompt` (versioned prompt files, the paper's and the jnp style), `llm` (Anthropic SDK calls), `answers`
 (answer files, the code in an answer), `importer` (answer -> validated candidate file; `priors import`), `generate`
 (candidates from the API, through `importer`), `allowlist` (static checks, restricted namespace) + `purity` (helpers,
-constants, no recursion, no state between calls), `sandbox` (validation in a child process), `observations` (rollout
-samples), `loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified), `select`
-(rollouts, ranking, report), `cli` (`camel-jax priors ...`).
+constants, no recursion, no state between calls) + `arraylike` (the jax.numpy a prior sees: lists and tuples where
+NumPy takes them), `sandbox` (validation in a child process), `observations` (rollout samples, and those of a
+policy's own episodes), `loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified
+in float64), `select` (rollouts, ranking, report), `cli` (`camel-jax priors ...`).
 
 For training: `load_prior(shipped_prior(env_name), env_name)` returns the validated, jittable `policy(obs) -> act`.
 """

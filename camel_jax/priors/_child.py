@@ -1,11 +1,19 @@
 """The child process that runs an untrusted prior (started by `camel_jax.priors.sandbox`; never imported elsewhere).
 
-Protocol. stdin: one JSON line {source, mode, act_dim, memory_bytes, cpu_seconds}, then the observations as .npy.
-Result (on the original stdout; everything else printed goes to stderr): one JSON line {reason, summary}, where
-reason is null when the checks passed, followed in "numpy" mode by the actions as .npy.
+Protocol. stdin: one JSON line {source, mode, act_dim, memory_bytes, cpu_seconds, episodes_of}, then observation
+arrays as .npy, one after the other. Result (on the original stdout; everything else printed goes to stderr): one
+JSON line {reason, summary}, where reason is null when the run passed, followed by arrays as .npy:
+- "jax": the jnp checks (`check_jax`, float32, as in training) on the observations; no arrays.
+- "numpy": a NumPy policy's actions (float64) on the observations, as given (float64 for certification), then, when
+  `episodes_of` names a task, on the observations of the policy's own episodes there (`policy_observations`),
+  which are returned too: actions (n + m, act_dim), then the m own observations.
+- "certify": the jnp checks on the first array, then the policy's actions on the second under
+  `jax.jit(jax.vmap(...))` with 64-bit floats enabled (module and trace in float64), then its actions there in
+  float32, as it runs in training.
 
-The limits are set after jax is imported and warmed up, so they bound what the prior itself adds: address space
-(memory), CPU seconds, and a zero file-size limit (any write to a file kills the process with SIGXFSZ).
+The limits are set after jax (and, for "episodes_of", the task's gymnasium env) is loaded and warmed up, so they
+bound what the prior itself adds: address space (memory), CPU seconds, and a zero file-size limit (any write to a
+file kills the process with SIGXFSZ).
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax.priors import allowlist
+from camel_jax.priors import allowlist, observations
 
 # How mutating a constant frozen by `purity.freeze` fails: read-only NumPy arrays, tuples, read-only mappings.
 _FROZEN = re.compile(r"read-only|'_FrozenList' object|'mappingproxy' object|'frozenset' object has no attribute")
@@ -35,14 +43,24 @@ def main() -> None:
     result = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     request = json.loads(sys.stdin.buffer.readline())
-    obs = np.load(io.BytesIO(sys.stdin.buffer.read()), allow_pickle=False)
+    data = sys.stdin.buffer.read()
+    stream, inputs = io.BytesIO(data), []
+    while stream.tell() < len(data):
+        inputs.append(np.load(stream, allow_pickle=False))
+    obs = inputs[0]
     jax.jit(lambda x: x + 1)(jnp.zeros(2)).block_until_ready()  # start XLA's threads before the limits
+    episodes_of = request.get("episodes_of")
+    if episodes_of:
+        observations.gym_env(episodes_of).close()  # gymnasium and MuJoCo loaded before the limits
     _limit(request["memory_bytes"], request["cpu_seconds"])
-    actions = None
+    arrays: list[np.ndarray] = []
     try:
         if request["mode"] == "numpy":
-            actions = run_numpy(request["source"], obs, request["act_dim"])
-            reason, summary = None, f"ran on {len(obs)} observations"
+            arrays = run_numpy(request["source"], obs, request["act_dim"], episodes_of)
+            reason, summary = None, f"ran on {len(arrays[0])} observations"
+        elif request["mode"] == "certify":
+            summary = check_jax(request["source"], obs, request["act_dim"])
+            arrays, reason = run_certify(request["source"], inputs[1]), None
         else:
             reason, summary = None, check_jax(request["source"], obs, request["act_dim"])
     except Reject as e:
@@ -50,9 +68,9 @@ def main() -> None:
     except BaseException as e:  # noqa: BLE001 -- anything the prior raises is a reason, not a crash
         reason, summary = _describe(e), ""
     result.write(json.dumps({"reason": reason, "summary": summary}).encode() + b"\n")
-    if actions is not None and reason is None:
+    for array in arrays if reason is None else []:
         buffer = io.BytesIO()  # np.save needs a seekable file; the pipe is not
-        np.save(buffer, actions, allow_pickle=False)
+        np.save(buffer, array, allow_pickle=False)
         result.write(buffer.getvalue())
     result.flush()
 
@@ -83,24 +101,51 @@ def check_jax(source: str, obs: np.ndarray, act_dim: int) -> str:
             f"on {n} rollout observations")
 
 
-def run_numpy(source: str, obs: np.ndarray, act_dim: int) -> np.ndarray:
-    """Call a NumPy policy on each observation; returns (n, act_dim) float64 or raises Reject."""
+def run_numpy(source: str, obs: np.ndarray, act_dim: int, episodes_of: str | None = None) -> list[np.ndarray]:
+    """Call a NumPy policy on each observation, then, when `episodes_of` names a task, on those of its own episodes
+    there; returns [actions (n + m, act_dim) float64] (+ [own observations (m, obs_dim)]) or raises Reject."""
     policy = _stage("running the module", allowlist.exec_policy, source)
+    act = lambda x: np.asarray(policy(x), np.float64)
+    actions = _actions(act, obs, act_dim)
+    if not episodes_of:
+        return [actions]
+    own = _stage(f"acting in its own {episodes_of} episodes", observations.policy_observations, act, episodes_of)
+    return [np.concatenate([actions, _actions(act, own, act_dim, first=len(obs))]), own]
+
+
+def _actions(act, obs: np.ndarray, act_dim: int, first: int = 0) -> np.ndarray:
+    """(n, act_dim) float64 actions of `act` on `obs` (numbered from `first` in messages), finite, or Reject."""
     actions = np.empty((len(obs), act_dim), np.float64)
     for i, o in enumerate(obs):
-        a = _stage(f"calling policy on observation #{i}", lambda x: np.asarray(policy(x), np.float64), o.copy())
+        a = _stage(f"calling policy on observation #{first + i}", act, o.copy())
         if a.shape != (act_dim,):
             raise Reject(f"policy returns shape {a.shape}; it must return ({act_dim},)")
         actions[i] = a
-    _check_finite(actions)
+    _check_finite(actions, first)
     return actions
 
 
-def _check_finite(actions: np.ndarray) -> None:
+def run_certify(source: str, obs: np.ndarray) -> list[np.ndarray]:
+    """[actions in float64, actions in float32] of a jnp policy on `obs`, each from its own run of the module (a
+    constant computed in float32 would carry float32 rounding into the float64 run)."""
+    out = []
+    for x64 in (True, False):
+        with jax.enable_x64(x64):
+            policy = _stage("running the module", allowlist.exec_policy, source)
+            dtype = np.float64 if x64 else np.float32
+            out.append(_stage(f"running jax.vmap(policy) in {dtype.__name__}", _vmapped, policy, obs.astype(dtype)))
+    return out
+
+
+def _vmapped(policy, obs: np.ndarray) -> np.ndarray:
+    return np.asarray(jax.jit(jax.vmap(policy))(obs), np.float64)
+
+
+def _check_finite(actions: np.ndarray, first: int = 0) -> None:
     bad = ~np.isfinite(actions).all(axis=1)
     if bad.any():
         raise Reject(f"non-finite actions (NaN or inf) on {bad.sum()} of {len(actions)} rollout observations "
-                     f"(first: #{int(np.argmax(bad))})")
+                     f"(first: #{first + int(np.argmax(bad))})")
 
 
 def _stage(what: str, fn, *args):

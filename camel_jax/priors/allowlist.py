@@ -8,7 +8,7 @@ state kept between calls). Inside the functions, only plain expressions and assi
 helper functions and lambdas, the allowed modules' public functions, types and constants, and a few harmless
 builtins (the loop-bounding ones, `range`, `zip`, `enumerate`, `reversed`, may not be rebound). Refused, with the
 line and the fix: other imports, dunder or private names and attributes, file/process/introspection attributes
-(`np.load`, `x.tofile`, `.format`, `.setflags`, frame attributes), other submodules (`np.lib`), module state
+(`np.load`, `x.tofile`, `.format`, frame attributes), other submodules (`np.lib`), module state
 (`np.typecodes`), attribute assignment, modules used as values, `while`, unbounded loops, `global`/`nonlocal`,
 `try`/`with`/`raise`, classes, generators, huge literals. `exec_policy` then runs the accepted source with only
 those builtins and modules in its namespace, so a prior never sees `__import__`, `open` or the real builtins, and
@@ -29,7 +29,7 @@ from collections.abc import Callable
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax.priors import purity
+from camel_jax.priors import arraylike, purity
 from camel_jax.priors.errors import PriorError
 from camel_jax.priors.errors import fail_at as _fail
 
@@ -46,13 +46,13 @@ SAFE_BUILTINS = frozenset({
 # Attribute names refused on any object: file I/O, raw memory, global state, callbacks, string-format escapes.
 DENIED_ATTRIBUTES = frozenset({
     "load", "loads", "save", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "fromfile",
-    "fromregex", "memmap", "open_memmap", "tofile", "dump", "dumps", "DataSource", "info", "ctypes", "ctypeslib",
+    "fromregex", "memmap", "open_memmap", "tofile", "dump", "dumps", "DataSource", "info", "ctypeslib",
     "lib", "core", "testing", "f2py", "distutils", "random", "show_config", "show_runtime", "get_include",
     "set_printoptions", "printoptions", "seterr", "seterrcall", "setbufsize", "errstate", "unsafe_buffer_pointer",
     "addressable_data", "addressable_shards", "device_buffer", "copy_to_host_async", "client", "device", "devices",
     "sharding", "callback", "pure_callback", "io_callback", "debug", "format", "format_map", "mro", "system",
-    "popen", "environ", "modules", "flags", "setflags",
-})
+    "popen", "environ", "modules",
+})  # `.base`, `.flags`, `.setflags`, `.ctypes`: `purity.STATE_ROUTES`
 LOOP_BUILTINS = frozenset({"range", "enumerate", "reversed", "zip"})  # trusted by the loop-bound check
 DENIED_ATTRIBUTE_PREFIXES = ("_", "gi_", "cr_", "ag_", "f_", "tb_", "co_")  # private/dunder, frame and code objects
 
@@ -126,6 +126,7 @@ def check_tree(tree: ast.Module) -> dict[str, object]:
         raise PriorError(f"define exactly one top-level function `policy(obs)` (found {len(policies)}; functions: "
                          f"{names}); helper functions beside it are fine")
     _check_signature(policies[0])
+    purity.check_state_routes(tree)
     checker = _Checker(modules, _bound_names(tree), _Known.of(tree))
     for node in tree.body:
         if not isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -136,16 +137,18 @@ def check_tree(tree: ast.Module) -> dict[str, object]:
 
 def exec_policy(source: str) -> Callable:
     """Run the accepted `source` with restricted builtins and only its allowed modules; return its `policy`.
-    The module's constants are frozen (`purity.freeze`) before `policy` is returned."""
+    jax.numpy is seen through `arraylike.namespace` (lists and tuples taken as arrays where NumPy takes them). The
+    module's constants are frozen (`purity.freeze`) before `policy` is returned."""
     tree = parse(source)
     modules = check_tree(tree)
     tree.body = [n for n in tree.body if not isinstance(n, (ast.Import, ast.ImportFrom))]
     safe = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
-    namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **modules}
+    seen = {alias: arraylike.namespace(m) if m is jnp else m for alias, m in modules.items()}
+    namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **seen}
     exec(compile(tree, "<prior>", "exec"), namespace)  # noqa: S102 -- checked source, restricted namespace
     for name in purity.constant_names(tree):
         if name in namespace:
-            namespace[name] = purity.freeze(namespace[name])
+            namespace[name] = purity.freeze(namespace[name], name)
     return namespace["policy"]
 
 

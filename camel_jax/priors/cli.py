@@ -326,11 +326,10 @@ def _translate(args, argv) -> int:
         "model": f"{method} of {args.file.name}",
         "prompt": t.prompt or "none (mechanical rewrite, camel_jax/priors/convert.py)",
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "validation": f"{t.validation}; equal to {args.file.name} within {t.max_abs_diff:.1e} on {t.samples} "
-                      "rollout observations",
+        "validation": f"{t.validation}; equal to {args.file.name} {t.certified}",
     }
     loader.write_prior(out, t.source, header)
-    print(f"{out}: {method}, equivalent within {t.max_abs_diff:.1e} on {t.samples} rollout observations")
+    print(f"{out}: {method}, equivalent {t.certified}")
     return 0
 
 

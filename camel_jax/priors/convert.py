@@ -6,7 +6,8 @@ Rules, applied to the syntax tree:
   literal whose items are assigned (`a = [0.0] * 3`) -> `jnp.array(...)`; `clip(a_min=, a_max=)` -> `clip(min=, max=)`;
 - indexing with a list literal (`obs[[5, 7, 9]]`, NumPy's fancy indexing) -> `obs[jnp.array([5, 7, 9])]`;
 - `x if c else y` -> `jnp.where(c, x, y)`; `and`/`or`/`not` -> `jnp.logical_and/or/not`; `a < b < c` -> a
-  logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` -> jnp float32;
+  logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` ->
+  `jnp.asarray(x, dtype=float)` (jnp's default float: float32 in training, float64 when certified);
 - `if`/`elif`/`else` on values -> both branches computed into fresh names, merged with `jnp.where` (an early
   `return` in one branch takes the rest of the block into the other branch). A name bound in one branch only is
   merged with its value from before the `if`; when it had none, it is left unmerged if nothing after the `if` reads
@@ -173,9 +174,8 @@ class _Expressions(ast.NodeTransformer):
             for arg in args[1:]:
                 result = _jnp("maximum" if name == "max" else "minimum", result, arg)
             return ast.copy_location(result, node)
-        if name == "float" and len(args) == 1:
-            return ast.copy_location(_jnp("asarray", args[0], dtype=ast.Attribute(
-                value=ast.Name("jnp", ast.Load()), attr="float32", ctx=ast.Load())), node)
+        if name == "float" and len(args) == 1:  # jnp's default float: float32, float64 when certified in 64 bits
+            return ast.copy_location(_jnp("asarray", args[0], dtype=ast.Name("float", ast.Load())), node)
         return node
 
 

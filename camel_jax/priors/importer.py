@@ -5,8 +5,8 @@ on each reply after its HTTP call.
 - Code: `answers.extract_code` (the last block defining `policy`, completed from earlier blocks).
 - jnp or NumPy: code that imports `jax.numpy` is validated as written; code that uses NumPy or `math` (and jnp code
   that fails validation while using them) is translated by `translate.translate`: the mechanical rewrite, or the
-  LLM when allowed, certified equal to the answer on rollout observations. The answer itself runs only in the
-  sandbox child.
+  LLM when allowed, certified equal to the answer in float64 on rollout observations (random and zero actions, and
+  the answer's own episodes). The answer itself runs only in the sandbox child.
 - Files: a valid candidate is written to its path (`<DIR>/<answer stem>.py` for import, `<task>_<n>.py` for
   generate), an invalid one to `<path>.rejected` with the answer's code and the reason (never matched by `*.py`), an
   answer without code writes nothing. Each file is written atomically and replaces a stale file of the other kind.
@@ -96,8 +96,7 @@ def to_jnp(code: str, spec: specs.TaskSpec, translator: Translator,
         raise PriorError(f"NumPy answer not translated: {e}{as_written}") from None
     how = ("mechanically (camel_jax/priors/convert.py)" if t.method == "mechanical"
            else f"by {t.method} ({t.prompt})")
-    return t.source, t.validation, (f"NumPy answer translated to jnp {how}, equal to the answer within "
-                                    f"{t.max_abs_diff:.1e} on {t.samples} rollout observations")
+    return t.source, t.validation, f"NumPy answer translated to jnp {how}, equal to the answer {t.certified}"
 
 
 def import_answers(paths: list[Path], spec: specs.TaskSpec, out_dir: Path, style: str, model: str | None,

@@ -11,7 +11,13 @@
   assignment, augmented assignment, `out=`, NumPy's in-place functions), so a prior cannot act differently on its
   thousandth call (or trace) than on its first. `freeze` makes the module's constants immutable once it has run,
   which also stops mutation through aliases (`g = GAINS; g[0] = 1`, a helper mutating its argument) that the static
-  check cannot follow: lists become tuples, dicts read-only mappings, sets frozensets, NumPy arrays read-only.
+  check cannot follow: lists become tuples, dicts read-only mappings, sets frozensets, NumPy arrays read-only
+  copies (a copy owns its memory: no writable array stays behind a constant that was a view).
+- No route around the freezing (`check_state_routes`, before anything runs): `.base` (the array a view was taken
+  from), `.flags`/`.setflags` (a read-only array made writable again), `.ctypes` (raw memory), object arrays
+  (`dtype=object`, `np.object_`, a dtype string such as 'O', `np.frompyfunc`: they hold mutable Python objects that
+  freezing does not reach). A module-level object array that slips past the static check (`np.array([{}])`) is
+  refused by `freeze` when the module runs.
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import ast
 import dataclasses
 import math
 import types
+import warnings
 
 import numpy as np
 
-from camel_jax.priors.errors import fail_at
+from camel_jax.priors.errors import PriorError, fail_at
 
 # Calls allowed in module-level constants, on constant arguments only.
 ARRAY_FUNCTIONS = frozenset({
@@ -52,6 +59,17 @@ IN_PLACE_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "fill_diago
 _ANNOTATION_NODES = (ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Tuple, ast.List, ast.BinOp, ast.BitOr,
                      ast.expr_context)
 _PURE = "a prior must be a pure function of obs, with no state kept between calls"
+_OBJECT = ("object arrays (dtype=object) hold mutable Python objects that the frozen constants do not cover, a route "
+           "for state kept between calls; use numeric arrays")
+# Attributes that reach around the frozen constants, refused on any object: what each one does.
+STATE_ROUTES = {
+    "base": "`.base` is the array a view was taken from, memory that freezing a constant does not make read-only",
+    "flags": "`.flags` can make a frozen (read-only) array writable again",
+    "setflags": "`.setflags` can make a frozen (read-only) array writable again",
+    "ctypes": "`.ctypes` reaches an array's raw memory, past its read-only flag",
+    "frompyfunc": "`frompyfunc` makes object arrays (dtype=object), whose Python objects freezing does not reach",
+    "object_": "`object_` makes object arrays (dtype=object), whose Python objects freezing does not reach",
+}
 
 
 def check_module(tree: ast.Module, modules: dict[str, object]) -> None:
@@ -76,18 +94,50 @@ def check_module(tree: ast.Module, modules: dict[str, object]) -> None:
     _check_recursion(uses.calls)
 
 
-def freeze(value: object) -> object:
+def check_state_routes(tree: ast.Module) -> None:
+    """Refuse the routes around the frozen constants (see the module docstring), wherever they appear."""
+    rebound = any(isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id == "object"
+                  or isinstance(n, ast.arg) and n.arg == "object" for n in ast.walk(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in STATE_ROUTES:
+            fail_at(node, f"attribute '.{node.attr}' is not allowed: {STATE_ROUTES[node.attr]}: a route for state "
+                          f"kept between calls ({_PURE})")
+        elif isinstance(node, ast.Name) and node.id == "object" and not rebound:
+            fail_at(node, f"`object` is not allowed: {_OBJECT}")
+        elif isinstance(node, ast.Call):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if _object_dtype(arg):
+                    fail_at(arg, f"the dtype {ast.unparse(arg)} is not allowed: {_OBJECT}")
+
+
+def _object_dtype(node: ast.expr) -> bool:
+    """A string literal that NumPy reads as a dtype holding Python objects ('O', 'object', 'O,f8', ...)."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) <= 64):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NumPy's deprecation notices for some dtype strings
+        try:
+            return np.dtype(node.value).hasobject
+        except Exception:  # noqa: BLE001 -- not a dtype
+            return False
+
+
+def freeze(value: object, name: str = "") -> object:
     """`value` made immutable: lists -> tuples, dicts -> read-only mappings, sets -> frozensets, NumPy
-    arrays -> read-only (in place), recursively; anything else is returned unchanged."""
+    arrays -> read-only copies, recursively; anything else is returned unchanged. Raises PriorError for an object
+    array; `name`: the constant's, for that message."""
     if isinstance(value, list):
-        return _FrozenList(freeze(v) for v in value)
+        return _FrozenList(freeze(v, name) for v in value)
     if type(value) is tuple:
-        return tuple(freeze(v) for v in value)
+        return tuple(freeze(v, name) for v in value)
     if isinstance(value, (dict, types.MappingProxyType)):
-        return types.MappingProxyType({k: freeze(v) for k, v in value.items()})
+        return types.MappingProxyType({k: freeze(v, name) for k, v in value.items()})
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
     if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise PriorError(f"the module-level `{name}` is an object array: {_OBJECT}")
+        value = value.copy()  # owns its memory: a view's base, still writable, stays out of reach
         value.setflags(write=False)
     return value
 

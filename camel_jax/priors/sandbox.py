@@ -3,7 +3,9 @@
 The child is a fresh `python -I` in an empty temporary folder with a minimal environment (no API keys), restricted
 builtins (see `allowlist`), a wall-clock timeout, and memory, CPU-time and zero file-size limits (see `_child`). It
 checks on real rollout observations that `policy` traces to shape (act_dim,), compiles under `jax.jit`, returns
-finite actions within [-1, 1], and that `jax.vmap(policy)` agrees with single calls.
+finite actions within [-1, 1], and that `jax.vmap(policy)` agrees with single calls (in float32, as in training).
+For certifying a translation it also runs a NumPy answer (`run_numpy_policy`, in float64, optionally in its own
+episodes) and a jnp prior in float64 and float32 (`run_jnp_certify`).
 """
 
 from __future__ import annotations
@@ -68,26 +70,45 @@ def validate_source(source: str, env_name: str, samples: int = SAMPLES,
     spec = load_spec(env_name)
     try:
         allowlist.check(source)
-        obs = rollout_observations(env_name, samples)
-        summary, _ = run_child(source, obs, spec.act_dim, "jax", limits)
+        summary, _ = run_child(source, [rollout_observations(env_name, samples)], spec.act_dim, "jax", limits)
     except PriorError as e:
         return ValidationResult(False, str(e), f"invalid: {e}")
     return ValidationResult(True, "", summary)
 
 
-def run_numpy_policy(source: str, obs: np.ndarray, act_dim: int, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
-    """Actions (n, act_dim) of a NumPy-style prior on `obs`, computed in the sandbox. Raises PriorError."""
+def run_numpy_policy(source: str, obs: np.ndarray, act_dim: int, limits: Limits = DEFAULT_LIMITS,
+                     episodes_of: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(actions, own observations) of a NumPy-style prior, computed in the sandbox in float64: actions (n + m,
+    act_dim) on `obs` and then on the m observations of its own episodes on task `episodes_of`
+    (`observations.policy_observations`; m = 0 when None), returned second. Raises PriorError."""
     allowlist.check(source)
-    return run_child(source, obs, act_dim, "numpy", limits)[1]
+    arrays = run_child(source, [np.asarray(obs, np.float64)], act_dim, "numpy", limits, episodes_of)[1]
+    return arrays[0], arrays[1] if episodes_of else np.empty((0, np.shape(obs)[1]), np.float64)
 
 
-def run_child(source: str, obs: np.ndarray, act_dim: int, mode: str, limits: Limits) -> tuple[str, np.ndarray | None]:
-    """Run `_child` on `source` ("jax" checks or "numpy" actions); returns (summary, actions) or raises PriorError."""
+def run_jnp_certify(source: str, env_name: str, obs: np.ndarray, samples: int = SAMPLES,
+                    limits: Limits = DEFAULT_LIMITS) -> tuple[str, np.ndarray, np.ndarray]:
+    """(validation summary, actions in float64, actions in float32) of jnp prior `source` for task `env_name`, in
+    one sandboxed run: the checks of `validate_source` (float32, on `samples` rollout observations), then its
+    actions on `obs` (as float64 arrays) under `jax.jit(jax.vmap(policy))`, the module and its trace once with
+    64-bit floats enabled, once as in training. Raises PriorError with the first failure."""
+    spec = load_spec(env_name)
+    allowlist.check(source)
+    inputs = [rollout_observations(env_name, samples), np.asarray(obs, np.float64)]
+    summary, (a64, a32) = run_child(source, inputs, spec.act_dim, "certify", limits)
+    return summary, a64, a32
+
+
+def run_child(source: str, inputs: list[np.ndarray], act_dim: int, mode: str, limits: Limits,
+              episodes_of: str | None = None) -> tuple[str, list[np.ndarray]]:
+    """Run `_child` on `source` in `mode` with the observation arrays `inputs` (see `_child`); returns (summary, the
+    arrays it sent back) or raises PriorError."""
     request = {"source": source, "mode": mode, "act_dim": act_dim, "memory_bytes": limits.memory_mb * 2**20,
-               "cpu_seconds": int(limits.timeout_s) + 1}
+               "cpu_seconds": int(limits.timeout_s) + 1, "episodes_of": episodes_of}
     payload = io.BytesIO()
     payload.write(json.dumps(request).encode() + b"\n")
-    np.save(payload, np.asarray(obs, np.float32), allow_pickle=False)
+    for array in inputs:
+        np.save(payload, array, allow_pickle=False)
     root = str(Path(camel_jax.__file__).resolve().parent.parent)
     bootstrap = f"import sys; sys.path.insert(0, {root!r}); from camel_jax.priors._child import main; main()"
     with tempfile.TemporaryDirectory(prefix="camel-jax-sandbox-") as cwd:
@@ -105,8 +126,10 @@ def run_child(source: str, obs: np.ndarray, act_dim: int, mode: str, limits: Lim
         raise PriorError(_crash_reason(proc))
     if result["reason"] is not None:
         raise PriorError(result["reason"])
-    actions = np.load(io.BytesIO(rest), allow_pickle=False) if rest else None
-    return result["summary"], actions
+    arrays, stream = [], io.BytesIO(rest)
+    while stream.tell() < len(rest):
+        arrays.append(np.load(stream, allow_pickle=False))
+    return result["summary"], arrays
 
 
 def read_source(path: str | Path) -> str:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,6 +38,7 @@ import numpy as np
 from camel_jax import render, specs
 from camel_jax.priors import loader
 from camel_jax.priors.errors import PriorError, SetupError
+from camel_jax.priors.observations import gym_env
 
 BACKENDS = ("mjx", "gymnasium")
 RANK_BY = ("return", "forward", "progress", "speed")
@@ -200,11 +200,7 @@ def rollout_gymnasium(policy: Callable, env_name: str, episodes: int, max_steps:
     return np.array(returns), np.array(forward), np.array(lengths, int), np.array(fell, bool), qpos[0]
 
 
-def make_gym(env_name: str):
-    """gymnasium's C MuJoCo v4 task `env_name` (one env, its TimeLimit included)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "v4 is out of date"
-        return specs.load(env_name).gym_make()
+make_gym = gym_env  # gymnasium's C MuJoCo v4 task (one env, its TimeLimit included)
 
 
 def run_episode(env, act: Callable, seed: int, max_steps: int, record: bool = False) -> tuple:

@@ -1,6 +1,7 @@
 """Real LLM answers (priors/llm/, committed verbatim) that only the mechanical rewrite's branch, selection and
-constant-index rules make valid: imported through the CLI with no API key and no network, certified on 10,000
-rollout observations."""
+constant-index rules make valid (and, for Ant answer 7, certification in float64: float32 flips one of its gait
+switches on 4 of 10,000 observations): imported through the CLI with no API key and no network, certified on 10,000
+rollout observations and those of the answer's own episodes."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"
 
 
 @pytest.mark.parametrize("env, numbers, style", [("hopper", (1, 3, 5), "paper-verbatim"),
-                                                 ("walker2d", (2, 4), "paper-verbatim"), ("ant", (8, 10), "paper")])
+                                                 ("walker2d", (2, 4), "paper-verbatim"), ("ant", (7, 8, 10), "paper")])
 def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers, style, tmp_path, monkeypatch):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("import touched the network"))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from priors_testlib import CORPUS, corpus, expected_reason, task_of
 
-from camel_jax.priors import allowlist, sandbox
+from camel_jax.priors import allowlist, purity, sandbox
 from camel_jax.priors.cli import main
 from camel_jax.priors.errors import PriorError
 
@@ -168,6 +168,54 @@ def test_stateful_numpy_prior_is_refused_in_numpy_mode_too():
     obs = np.zeros((4, 11), np.float32)
     with pytest.raises(PriorError, match="mutates a module-level constant"):
         sandbox.run_numpy_policy((CORPUS / "bad" / "state_through_alias.py").read_text(), obs, 3)
+
+
+# Routes around the frozen constants (issue #23), refused by the purity rule itself, each with what it does.
+STATE_ROUTES = {
+    "view base": ("A = np.zeros(4)[:2]\ndef policy(obs):\n    m = A.base\n    m[0] += 1.0\n    return obs\n",
+                  "'.base' is not allowed: `.base` is the array a view was taken from"),
+    "setflags": ("A = np.zeros(3)\ndef policy(obs):\n    A.setflags(write=True)\n    return obs\n",
+                 "'.setflags' is not allowed: `.setflags` can make a frozen (read-only) array writable again"),
+    "flags": ("A = np.zeros(3)\ndef policy(obs):\n    b = A\n    b.flags['WRITEABLE'] = True\n    return obs\n",
+              "'.flags' is not allowed: `.flags` can make a frozen"),
+    "ctypes": ("A = np.zeros(3)\ndef policy(obs):\n    p = A.ctypes\n    return obs\n",
+               "'.ctypes' is not allowed: `.ctypes` reaches an array's raw memory"),
+    "frompyfunc": ("def policy(obs):\n    f = np.frompyfunc(lambda x: [x], 1, 1)\n    return obs\n",
+                   "'.frompyfunc' is not allowed: `frompyfunc` makes object arrays"),
+    "object_": ("M = np.empty(2, np.object_)\ndef policy(obs):\n    return obs\n", "`object_` makes object arrays"),
+    "dtype=object": ("M = np.array([[0.0], [1.0, 2.0]], dtype=object)\ndef policy(obs):\n    return obs\n",
+                     "`object` is not allowed: object arrays (dtype=object)"),
+    "astype('O')": ("def policy(obs):\n    return obs.astype('O')\n", "the dtype 'O' is not allowed"),
+    "structured dtype": ("def policy(obs):\n    return np.zeros(2, dtype='O,f8')\n", "the dtype 'O,f8' is not allowed"),
+}
+
+
+@pytest.mark.parametrize("source, reason", STATE_ROUTES.values(), ids=STATE_ROUTES.keys())
+def test_routes_around_the_frozen_constants_are_refused_statically(source, reason):
+    with pytest.raises(PriorError) as e:
+        allowlist.check(f"import numpy as np\n{source}")
+    assert reason in str(e.value) and "a route for state kept between calls" in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["state_view_base", "state_object_dtype", "state_object_array_implicit"])
+def test_numpy_answers_keeping_state_around_the_frozen_constants_are_refused(name):
+    """Before issue #23 the NumPy reference ran these and their actions drifted from call to call on one observation
+    (a gait clock in a view's base, in a list inside an object array, in a dict inside an implicit object array)."""
+    with pytest.raises(PriorError, match="a route for state kept between calls"):
+        sandbox.run_numpy_policy((CORPUS / "bad" / f"{name}.py").read_text(), np.zeros((4, 11), np.float32), 3)
+
+
+def test_frozen_constants_own_their_memory():
+    view = np.zeros(4)[1:3]
+    frozen = purity.freeze({"v": view, "w": [view]}, "C")
+    for array in (frozen["v"], frozen["w"][0]):
+        assert array.base is None and not array.flags.writeable and array.shape == (2,)
+    with pytest.raises(PriorError, match="the module-level `C` is an object array"):
+        purity.freeze((np.array([{"t": 0}]),), "C")
+
+
+def test_a_name_object_of_the_priors_own_is_not_an_object_dtype():
+    allowlist.check("def policy(obs):\n    object = obs[0]\n    return obs * object\n")
 
 
 def test_issue_16_helper_prior_passes_validate(capsys):

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from priors_testlib import CORPUS, Replay
 
 from camel_jax import specs
-from camel_jax.priors import allowlist, convert, translate
+from camel_jax.priors import allowlist, answers, convert, translate
 from camel_jax.priors.errors import PriorError
 
 HOPPER = specs.load("hopper")
 BRANCHES = CORPUS / "numpy" / "hopper_pd_branches.py"
 LOOP_RETURN = CORPUS / "numpy" / "hopper_loop_return.py"
+LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"
 
 
 def _run(source: str, obs: np.ndarray) -> np.ndarray:
@@ -155,3 +158,58 @@ def test_wrong_llm_translation_is_not_certified(api_key):
 def test_no_llm_means_mechanical_only(monkeypatch):
     with pytest.raises(PriorError, match="mechanical conversion failed: .*the LLM path can translate it"):
         translate.translate(LOOP_RETURN.read_text(), HOPPER, use_llm=False, samples=2000)
+
+
+# NumPy answers of the three shapes that did not import (issue #23): before it, the mechanical translation of each
+# failed certification (2,000 samples): "deg2rad requires ndarray or scalar arguments"; "max |jnp - numpy| = 2.48e-05
+# > 1e-05 on 29 of 2000"; "6.00e-01 > 1e-05 on 3 of 2000".
+ISSUE_23 = {
+    "lists and tuples where NumPy takes arrays": "hopper_list_arguments.py",
+    "float32 rounding of 3e-5 against float64": "hopper_float64_gains.py",
+    "a switch that float32 rounding flips": "hopper_rounding_switch.py",
+}
+
+
+@pytest.mark.parametrize("name", ISSUE_23.values(), ids=ISSUE_23.keys())
+def test_valid_numpy_answers_translate_and_are_certified_in_float64(name, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    t = translate.translate((CORPUS / "numpy" / name).read_text(), HOPPER, use_llm=False, samples=2000)
+    assert t.method == "mechanical" and t.samples == 2000 and t.own_samples > 0
+    assert t.max_abs_diff <= 1e-9  # float64 against float64: what is left is the libraries' last bits
+    out = jax.eval_shape(allowlist.exec_policy(t.source), jax.ShapeDtypeStruct((11,), jnp.float32))
+    assert out.dtype == jnp.float32  # as loaded for training, it still runs in float32
+
+
+def _reply(code: str) -> Replay:
+    """A replay whose one response is a translation reply holding `code`."""
+    replay = Replay("message_translation")
+    replay.responses[0]["body"]["content"][0]["text"] = f"The translation:\n\n```python\n{code}```\n"
+    return replay
+
+
+def test_llm_translation_wrong_only_where_the_answer_itself_goes_is_not_certified(api_key, monkeypatch):
+    """Hopper answer 3 jumps: in its own episodes the torso rises above 1.32 m, which no rollout observation of
+    random or zero actions reaches. A translation wrong only there was certified before issue #23."""
+    answer = answers.extract_code((LLM_ANSWERS / "hopper" / "answer_3.md").read_text())
+    wrong = (convert.numpy_to_jnp(answer).replace("\ndef policy(obs):", "\ndef answer(obs):")
+             + "\n\ndef policy(obs):\n    return jnp.where(obs[0] > 1.32, jnp.zeros(3), answer(obs))\n")
+
+    def switched_off(source):
+        raise PriorError("line 1: cannot convert mechanically: switched off so that the LLM's translation is certified")
+
+    monkeypatch.setattr(convert, "numpy_to_jnp", switched_off)
+    with pytest.raises(PriorError, match=r"not equivalent: .* \(worst: #\d+, of the answer's own episodes\)"):
+        translate.translate(answer, HOPPER, client=_reply(wrong).client(), samples=2000)
+
+
+def test_llm_translation_that_acts_otherwise_in_float32_is_not_certified(api_key):
+    """Certified in float64, a translation must also act so in float32, as in training: an untrusted one could
+    branch on the precision."""
+    right = Replay("message_translation").responses[0]["body"]["content"][0]["text"]
+    code = right.split("```python\n")[1].split("```")[0]
+    sly = code.replace("    return jnp.where(any_high, -jnp.ones(3), act)",
+                       "    out = jnp.where(any_high, -jnp.ones(3), act)\n"
+                       "    return jnp.where(jnp.zeros(()).dtype == jnp.float64, out, 0.5 * out)")
+    assert sly != code
+    with pytest.raises(PriorError, match="its float32 run, as in training, differs from its float64 run by more than"):
+        translate.translate(LOOP_RETURN.read_text(), HOPPER, client=_reply(sly).client(), samples=2000)

@@ -2,11 +2,11 @@
 # task: walker2d
 # model: claude (Anthropic; helper session, version not exposed)
 # prompt: priors/prompts/paper_numpy_v1.md sha256:490f13e87a168499fe4b940a9fc5c519a0af4a61213be90f98797ffdde8bf539
-# date: 2026-11-23T18:07:36Z
+# date: 2026-11-25T15:27:48Z
 # validation: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations
-# prompt_text: sha256:e0b4eca8ceae197a7d01dc444ba5bad0c933cf2a7d5c701474468ef46630787c (the text of `camel-jax priors prompt --env walker2d --style paper`)
+# prompt_text: sha256:e0b4eca8ceae197a7d01dc444ba5bad0c933cf2a7d5c701474468ef46630787c (the text of `camel-jax priors prompt --env walker2d --style paper-verbatim`)
 # answer: answer_4.md sha256:44753b3cd2b0ea67957bba4793eea87eee4f4970703fc821a2cca7f81632993c
-# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 9.8e-07 on 10000 rollout observations; command: camel-jax priors import priors/llm/walker2d/answer_1.md priors/llm/walker2d/answer_2.md priors/llm/walker2d/answer_3.md priors/llm/walker2d/answer_4.md priors/llm/walker2d/answer_5.md --env walker2d --out priors/llm/walker2d/imported --model 'claude (Anthropic; helper session, version not exposed)'
+# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 6.0e-08 in float64 on 10000 rollout observations and 473 of the answer's own episodes; command: camel-jax priors import priors/llm/walker2d/answer_1.md priors/llm/walker2d/answer_2.md priors/llm/walker2d/answer_3.md priors/llm/walker2d/answer_4.md priors/llm/walker2d/answer_5.md --env walker2d --out priors/llm/walker2d/imported --model 'claude (Anthropic; helper session, version not exposed)' --style paper-verbatim
 
 import jax.numpy as jnp
 L_THIGH, L_SHIN, L_FOOT, R_FOOT = (0.45, 0.5, 0.2, 0.06)
@@ -37,7 +37,9 @@ def _where_tree1(c, a, b):
         return tuple(map(lambda x, y: jnp.where(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and (len(a) == len(b)):
         return list(map(lambda x, y: jnp.where(c, x, y), a, b))
-    return jnp.where(c, a, b)
+    if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+        return jnp.where(c, a, b)
+    return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 
 
 def _where_tree2(c, a, b):
@@ -48,7 +50,9 @@ def _where_tree2(c, a, b):
         return tuple(map(lambda x, y: _where_tree1(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and (len(a) == len(b)):
         return list(map(lambda x, y: _where_tree1(c, x, y), a, b))
-    return jnp.where(c, a, b)
+    if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+        return jnp.where(c, a, b)
+    return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 
 
 def _where_tree3(c, a, b):
@@ -59,7 +63,9 @@ def _where_tree3(c, a, b):
         return tuple(map(lambda x, y: _where_tree2(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and (len(a) == len(b)):
         return list(map(lambda x, y: _where_tree2(c, x, y), a, b))
-    return jnp.where(c, a, b)
+    if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+        return jnp.where(c, a, b)
+    return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 
 
 def _where_tree(c, a, b):
@@ -70,13 +76,15 @@ def _where_tree(c, a, b):
         return tuple(map(lambda x, y: _where_tree3(c, x, y), a, b))
     if isinstance(a, list) and isinstance(b, list) and (len(a) == len(b)):
         return list(map(lambda x, y: _where_tree3(c, x, y), a, b))
-    return jnp.where(c, a, b)
+    if isinstance(a, (tuple, list, dict)) and isinstance(b, (tuple, list, dict)):
+        return jnp.where(c, a, b)
+    return jnp.where(c, jnp.asarray(a), jnp.asarray(b))
 
 
 def _leg(p, dp, q, dq):
     """Planar kinematics of one leg relative to the hip (x forward, z up)."""
-    qh, qk, qa = (jnp.asarray(q[0], dtype=jnp.float32), jnp.asarray(q[1], dtype=jnp.float32), jnp.asarray(q[2], dtype=jnp.float32))
-    dqh, dqk, dqa = (jnp.asarray(dq[0], dtype=jnp.float32), jnp.asarray(dq[1], dtype=jnp.float32), jnp.asarray(dq[2], dtype=jnp.float32))
+    qh, qk, qa = (jnp.asarray(q[0], dtype=float), jnp.asarray(q[1], dtype=float), jnp.asarray(q[2], dtype=float))
+    dqh, dqk, dqa = (jnp.asarray(dq[0], dtype=float), jnp.asarray(dq[1], dtype=float), jnp.asarray(dq[2], dtype=float))
     th_t, w_t = (p - qh, dp - dqh)
     th_s, w_s = (th_t - qk, w_t - dqk)
     th_f, w_f = (th_s - qa, w_s - dqa)
@@ -108,20 +116,20 @@ def policy(obs):
     right_stance_else1 = right['low'] < left['low']
     right_stance = jnp.where(cond1, right_stance_then1, right_stance_else1)
     st, sw = _where_tree(right_stance, (right, left), (left, right))
-    v = jnp.asarray(jnp.clip(com_vx, -2.0, 3.0), dtype=jnp.float32)
+    v = jnp.asarray(jnp.clip(com_vx, -2.0, 3.0), dtype=float)
     delta = C_CAP * v + C_V * (v - V_DES) - MARGIN
-    phi_d = jnp.asarray(jnp.arcsin(jnp.clip((com_x + delta) / LEG_LEN, -0.8, 0.8)), dtype=jnp.float32)
+    phi_d = jnp.asarray(jnp.arcsin(jnp.clip((com_x + delta) / LEG_LEN, -0.8, 0.8)), dtype=float)
     phi_d = jnp.minimum(jnp.maximum(phi_d, -0.6), -p - 0.03)
     tau_torso = KP_T * (PITCH_DES - p) - KD_T * dp
-    a_sw_hip = jnp.asarray(jnp.clip(KP_SH * (phi_d - sw['phi']) - KD_SH * sw['dphi'], -0.9, 0.9), dtype=jnp.float32)
+    a_sw_hip = jnp.asarray(jnp.clip(KP_SH * (phi_d - sw['phi']) - KD_SH * sw['dphi'], -0.9, 0.9), dtype=float)
     a_st_hip = tau_torso - a_sw_hip
-    s = jnp.asarray(jnp.clip((phi_d - sw['phi'] - 0.04) / 0.25, 0.0, 1.0), dtype=jnp.float32)
+    s = jnp.asarray(jnp.clip((phi_d - sw['phi'] - 0.04) / 0.25, 0.0, 1.0), dtype=float)
     knee_sw_d = -0.05 - KNEE_SW * s
     a_sw_knee = KP_K * (knee_sw_d - sw['q'][1]) - KD_K * sw['dq'][1]
     a_st_knee = KP_K * (-0.05 - st['q'][1]) - KD_K * st['dq'][1]
-    qa_sw_d = jnp.asarray(jnp.clip(sw['th_s'] + 0.1, -0.75, 0.75), dtype=jnp.float32)
+    qa_sw_d = jnp.asarray(jnp.clip(sw['th_s'] + 0.1, -0.75, 0.75), dtype=float)
     a_sw_ank = KP_AS * (qa_sw_d - sw['q'][2]) - KD_AS * sw['dq'][2]
-    qa_st_d = jnp.asarray(jnp.clip(st['th_s'], -0.75, 0.75), dtype=jnp.float32)
+    qa_st_d = jnp.asarray(jnp.clip(st['th_s'], -0.75, 0.75), dtype=float)
     a_st_ank = KP_AT * (qa_st_d - st['q'][2]) - KD_AT * st['dq'][2]
     st_a = [a_st_hip, a_st_knee, a_st_ank]
     sw_a = [a_sw_hip, a_sw_knee, a_sw_ank]
