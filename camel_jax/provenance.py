@@ -1,8 +1,8 @@
 """What made a run: `RUN_DIR/versions.json`, written when the run directory is made (runs.create).
 
 It holds the exact command line, the installed packages (every distribution, name -> version), Python, the platform,
-the JAX devices, and the git commit of the checkout camel-jax was imported from (with a dirty flag), when there is
-one. `plot` and `bench/compare.py` call `mixed(run_dirs)` and warn when runs were made with different versions of the
+the JAX devices, and the git commit of the checkout camel-jax was imported from (with a dirty flag; "unknown"
+outside a git checkout, e.g. a wheel install). `plot` and `bench/compare.py` call `mixed(run_dirs)` and warn when runs were made with different versions of the
 packages that decide the numbers (KEY_PACKAGES) or on different device kinds.
 """
 
@@ -45,18 +45,21 @@ def collect() -> dict:
     }
 
 
-def git_commit() -> dict | None:
-    """{"commit", "dirty"} of the checkout camel_jax is imported from; None for a wheel install or without git."""
+UNKNOWN = {"commit": "unknown", "dirty": None}
+
+
+def git_commit() -> dict:
+    """{"commit", "dirty"} of the checkout camel_jax is imported from; UNKNOWN for a wheel install or without git."""
     root = Path(__file__).resolve().parents[1]
     if not (root / ".git").exists():
-        return None
+        return UNKNOWN
     try:
         commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                                 timeout=10, check=True).stdout.strip()
         status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):
-        return None
+        return UNKNOWN
     return {"commit": commit, "dirty": bool(status.strip())}
 
 

@@ -2,6 +2,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 from camel_jax import provenance, runs
 from camel_jax.cli import main
@@ -18,7 +19,15 @@ def test_every_new_run_directory_records_what_made_it(tmp_path, monkeypatch):
 
     assert v["packages"]["jax"] == jax.__version__ and v["packages"]["mujoco"] == mujoco.__version__
     assert v["packages"]["camel-jax"] and v["python"].count(".") == 2 and v["devices"]["backend"] == "cpu"
-    assert v["git"] is None or (len(v["git"]["commit"]) == 40 and isinstance(v["git"]["dirty"], bool))
+    if (Path(__file__).resolve().parents[1] / ".git").exists():
+        assert len(v["git"]["commit"]) == 40 and isinstance(v["git"]["dirty"], bool)
+    else:
+        assert v["git"]["commit"] == "unknown"
+
+
+def test_outside_a_git_checkout_the_commit_is_unknown(tmp_path, monkeypatch):
+    monkeypatch.setattr(provenance, "__file__", str(tmp_path / "camel_jax" / "provenance.py"))  # no .git above it
+    assert provenance.git_commit() == {"commit": "unknown", "dirty": None}
 
 
 def test_plot_warns_when_runs_mix_versions(tmp_path, capsys):
