@@ -67,7 +67,7 @@ def test_the_default_is_the_answer_its_selection_report_chose(path):
     assert loader.strip_header(path.read_text()) == loader.strip_header(answer)
     for key, value in parse_header(answer).items():  # the answer's provenance (model, date, prompt, sha256s) kept
         assert header[key] == value, key
-    candidates = len(re.findall(r"^\| \d+ \| `", (PRIORS.parent / report).read_text(), re.M))
+    candidates = len(re.findall(r"^\| \d+ \| `", (PRIORS.parent / report).read_text(), re.MULTILINE))
     assert f"among {candidates} valid answers" in header["selected"]
 
 
