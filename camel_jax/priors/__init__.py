@@ -4,8 +4,9 @@ Modules: `prompt` (versioned prompt files, the paper's and the jnp style), `llm`
 (answer files, the code in an answer), `importer` (answer -> validated candidate file; `priors import`), `generate`
 (candidates from the API, through `importer`), `allowlist` (static checks, restricted namespace) + `purity` (helpers,
 constants, no recursion, no state between calls), `sandbox` (validation in a child process), `observations` (rollout
-samples), `loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified), `select`
-(rollouts, ranking, report), `cli` (`camel-jax priors ...`).
+samples), `loader` (load a prior, provenance header; `--prior TASK` and `tuned:NAME`), `kinds` (what kind of
+prior a run used and what finding it cost, recorded with every run), `convert` + `translate` (NumPy -> jnp,
+certified), `select` (rollouts, ranking, report), `cli` (`camel-jax priors ...`).
 
 For training: `load_prior(shipped_prior(env_name), env_name)` returns the validated, jittable `policy(obs) -> act`.
 """
