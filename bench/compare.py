@@ -57,7 +57,7 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax import provenance
+from camel_jax import provenance, specs
 from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, describe_run, iqm_ci, mean_ci, setting_title
 from camel_jax.priors import kinds
 
@@ -113,8 +113,10 @@ def load_reference(path: Path) -> dict:
     meta_path = path.with_suffix(".json")
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else {}
     wall_runs = {run["seed"]: run["wall_s"] for run in meta.get("runs", [])} or walls
+    env_id = meta.get("env_id", "")  # CleanRL steps gymnasium's C MuJoCo: our task of the same gym id
+    task = next((name for name in specs.available() if specs.load(name).gym_id == env_id), env_id)
     about = {"prior_kind": "none", "prior_label": "no prior (CleanRL's script)", "prior_search_env_steps": None,
-             "task": meta.get("env_id", "not recorded"), "backend": "gymnasium"}  # CleanRL steps gymnasium's C MuJoCo
+             "task": task, "backend": "gymnasium"}
     return {"seeds": {s: np.array(v) for s, v in seeds.items()}, "wall_all": float(sum(wall_runs.values())),
             # the JSON is written when every seed has finished: its total is the budget (the last episode ends
             # before it); without the JSON, the last logged episode
@@ -920,13 +922,14 @@ IQM_TEXT = (f"IQM [95% CI]: the interquartile mean over seeds (the mean of their
             f"min-max range, a 75% interval for the median seed, not a 95% one")
 
 
-def legend(r: dict) -> str:
-    """What a legend entry adds to a method's label: its prior (kind and search cost) and where it ran."""
-    return f"{r['about']['prior_label']}; {ran_on(r['about'])}"
+def legend(r: dict, mixed: bool) -> str:
+    """What a legend entry adds to a method's label: its prior (kind and search cost), and where it ran when the runs
+    did not all run on the same task and backend (otherwise the figure's title says it once)."""
+    return f"{r['about']['prior_label']}; {ran_on(r['about'])}" if mixed else r["about"]["prior_label"]
 
 
 def ran_on(about: dict) -> str:
-    return f"{about['task']}, {about['backend'] or 'backend not recorded'}"
+    return f"{about['task'] or 'task not recorded'}, {about['backend'] or 'backend not recorded'}"
 
 
 def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) -> None:
@@ -937,35 +940,36 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 5))
+    where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
+    mixed = not where or where.startswith("MIXED")
+    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 7))
     for r in results:
         stack = np.stack(list(r["curves"].values()))
         centre, low, high, _ = band_over_seeds(stack, args.band)
         style = "--" if r["kind"] == "reference" else "-"
         pv = r["provenance"]
         (line,) = ax.plot(ends, centre, style, label=f"{r['label']} ({stack.shape[0]} seeds; {pv['short']}) "
-                                                      f"[{legend(r)}]")
+                                                      f"[{legend(r, mixed)}]")
         ax.fill_between(ends, low, high, color=line.get_color(), alpha=0.2)
     ax.set_xlabel("env steps")
     ax.set_ylabel(f"training episodic return (episodes ending in the last {args.window:,} steps)")
     ax.set_title(f"{args.title}: {BANDS[args.band]}")
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.12))  # below: the labels are long
     for r in results:
         if r["evals"]:
             steps = np.array(list(r["evals"]))
             centre, low, high, _ = band_over_seeds(np.array(list(r["evals"].values())).T, args.band)
-            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=f"{r['label']} [{legend(r)}]")
+            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=f"{r['label']} [{legend(r, mixed)}]")
             ax_eval.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
     ax_eval.set_xlabel("env steps")
     ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
     ax_eval.set_title(f"the agent alone: {BANDS[args.band]}")
     ax_eval.grid(alpha=0.3)
     if any(r["evals"] for r in results):
-        ax_eval.legend()
-    where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
+        ax_eval.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.12))
     fig.suptitle(f"{args.title}: {seeds_text([len(r['curves']) for r in results])}, {budget:,} env steps compared "
-                 f"(legend: seeds; commit; prior; task, backend)" + (f"\n{where}" if where else ""),
+                 f"(legend: seeds; commit; prior)" + (f"\n{where}" if where else ""),
                  color="C3" if where.startswith("MIXED") else "black")
     fig.tight_layout()
     fig.savefig(png, dpi=110)

@@ -110,7 +110,7 @@ def describe_run(run_dir: str | Path) -> tuple[str, str, str]:
 def setting_title(described: list[tuple[str, str]]) -> str:
     """What a figure or table says about where its runs ran, from their (task, backend) pairs: "hopper on
     gymnasium", or for a comparison across backends or task variants "MIXED BACKENDS: ..." naming each."""
-    pairs = list(dict.fromkeys((task, backend) for task, backend in described if backend))
+    pairs = list(dict.fromkeys((task, backend) for task, backend in described if task and backend))
     if not pairs:
         return ""
     text = ", ".join(f"{task} on {backend}" for task, backend in pairs)

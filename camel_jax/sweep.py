@@ -58,8 +58,7 @@ def run(config: Config) -> Path:
     --overwrite) with sweep.json listing the runs, then train the runs one after the other."""
     from camel_jax.loop import train
 
-    config = config.resolved()
-    root, configs = plan(config)
+    root, configs = plan(config.resolved())  # checked with the backend auto picks
     if root.exists() and not config.overwrite:
         raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")
     if root.exists():
@@ -70,7 +69,7 @@ def run(config: Config) -> Path:
     for c in configs:
         if not c.quiet:
             print(f"sweep: {c.out} ({len(c.members())} members in one program)", flush=True)
-        train(c)
+        train(dataclasses.replace(c, backend=config.backend))  # "auto" stays: each run says what it chose and why
     return root
 
 

@@ -5,8 +5,9 @@ Modules: `prompt` (versioned prompt files, the paper's and the jnp style), `llm`
 (candidates from the API, through `importer`), `allowlist` (static checks, restricted namespace) + `purity` (helpers,
 constants, no recursion, no state between calls) + `arraylike` (the jax.numpy a prior sees: lists and tuples where
 NumPy takes them), `sandbox` (validation in a child process), `observations` (rollout samples, and those of a
-policy's own episodes), `loader` (load a prior, provenance header), `convert` + `translate` (NumPy -> jnp, certified
-in float64), `select` (rollouts, ranking, report), `cli` (`camel-jax priors ...`).
+policy's own episodes), `loader` (load a prior, provenance header; `--prior TASK` and `tuned:NAME`), `kinds` (what
+kind of prior a run used and what finding it cost, recorded with every run), `convert` + `translate` (NumPy -> jnp,
+certified in float64), `select` (rollouts, ranking, report), `cli` (`camel-jax priors ...`).
 
 For training: `load_prior(shipped_prior(env_name), env_name)` returns the validated, jittable `policy(obs) -> act`.
 """
