@@ -2,11 +2,11 @@
 # task: ant
 # model: claude (Anthropic; helper session, version not exposed)
 # prompt: priors/prompts/paper_numpy_v2.md sha256:56c6fbe180f1d91027b4e26168204628aa1731c14386b0e6c04378e30ae7b970
-# date: 2026-11-23T19:54:54Z
+# date: 2026-11-25T15:31:22Z
 # validation: valid: (27,) -> (8,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations
 # prompt_text: sha256:029a028937ece00229e448dedfa55ff9b08146b02431ac992d04ca640741977f (the text of `camel-jax priors prompt --env ant --style paper`)
 # answer: answer_8.md sha256:fc015a3ce93678ff163b52d38eea8a716b0829078b30e880e2b6d2c9c48ec73a
-# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 6.4e-07 on 10000 rollout observations; command: camel-jax priors import priors/llm/ant/answer_6.md priors/llm/ant/answer_7.md priors/llm/ant/answer_8.md priors/llm/ant/answer_9.md priors/llm/ant/answer_10.md --env ant --out priors/llm/ant/imported_v2 --model 'claude (Anthropic; helper session, version not exposed)'
+# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 4.6e-16 in float64 on 10000 rollout observations and 3000 of the answer's own episodes; command: camel-jax priors import priors/llm/ant/answer_6.md priors/llm/ant/answer_7.md priors/llm/ant/answer_8.md priors/llm/ant/answer_9.md priors/llm/ant/answer_10.md --env ant --out priors/llm/ant/imported_v2 --model 'claude (Anthropic; helper session, version not exposed)'
 # return: 2093.5 +- 23.1 over 10 episodes on Ant-v4 (gymnasium, seeds 0-9); forward 61.42 m; falls 0/10 (mean length 1000 steps); from priors/llm/ant/imported_v2/ant_selection.md
 # kind: llm
 # selected: by camel-jax priors select (score: speed, its default) among 4 valid answers (answers 6, 8, 9, 10) of the 5 answers to the prompt with the no-state rule (answer 7 not certified; the 5 answers to the paper's wording all keep a clock between calls); report: priors/llm/ant/imported_v2/ant_selection.md

@@ -2,11 +2,11 @@
 # task: hopper
 # model: claude (Anthropic; helper session, version not exposed)
 # prompt: priors/prompts/paper_numpy_v1.md sha256:490f13e87a168499fe4b940a9fc5c519a0af4a61213be90f98797ffdde8bf539
-# date: 2026-11-23T18:06:24Z
+# date: 2026-11-25T15:23:41Z
 # validation: valid: (11,) -> (3,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations
-# prompt_text: sha256:6f81080fcd46690efbde9568358bc3db48ffabfcd4c217074eeebc9ca7149ea1 (the text of `camel-jax priors prompt --env hopper --style paper`)
+# prompt_text: sha256:6f81080fcd46690efbde9568358bc3db48ffabfcd4c217074eeebc9ca7149ea1 (the text of `camel-jax priors prompt --env hopper --style paper-verbatim`)
 # answer: answer_3.md sha256:020e468470b061b0e57c0f4dbff99692e260fe2259c03fee6edb58879a7c97de
-# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 1.2e-07 on 10000 rollout observations; command: camel-jax priors import priors/llm/hopper/answer_1.md priors/llm/hopper/answer_2.md priors/llm/hopper/answer_3.md priors/llm/hopper/answer_4.md priors/llm/hopper/answer_5.md --env hopper --out priors/llm/hopper/imported --model 'claude (Anthropic; helper session, version not exposed)'
+# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 3.0e-08 in float64 on 10000 rollout observations and 398 of the answer's own episodes; command: camel-jax priors import priors/llm/hopper/answer_1.md priors/llm/hopper/answer_2.md priors/llm/hopper/answer_3.md priors/llm/hopper/answer_4.md priors/llm/hopper/answer_5.md --env hopper --out priors/llm/hopper/imported --model 'claude (Anthropic; helper session, version not exposed)' --style paper-verbatim
 # return: 238.9 +- 3.3 over 10 episodes on Hopper-v4 (gymnasium, seeds 0-9); forward 0.84 m; falls 10/10 (mean length 134 steps); from priors/llm/hopper/imported/hopper_selection.md
 # kind: llm
 # selected: by camel-jax priors select (score: speed, its default) among 4 valid answers (answers 1, 3, 4, 5) of the 5 answers to the paper's prompt (answer 2 has no code); report: priors/llm/hopper/imported/hopper_selection.md

@@ -2,11 +2,11 @@
 # task: walker2d
 # model: claude (Anthropic; helper session, version not exposed)
 # prompt: priors/prompts/paper_numpy_v1.md sha256:490f13e87a168499fe4b940a9fc5c519a0af4a61213be90f98797ffdde8bf539
-# date: 2026-11-23T18:07:22Z
+# date: 2026-11-25T15:26:40Z
 # validation: valid: (17,) -> (6,) float, compiles under jax.jit, vmaps, finite and within [-1, 1] on 2000 rollout observations
-# prompt_text: sha256:e0b4eca8ceae197a7d01dc444ba5bad0c933cf2a7d5c701474468ef46630787c (the text of `camel-jax priors prompt --env walker2d --style paper`)
+# prompt_text: sha256:e0b4eca8ceae197a7d01dc444ba5bad0c933cf2a7d5c701474468ef46630787c (the text of `camel-jax priors prompt --env walker2d --style paper-verbatim`)
 # answer: answer_2.md sha256:e227ac39b3079e3342a0803e79267be60087d6d9828e8117029e5a971cc81acb
-# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 1.8e-07 on 10000 rollout observations; command: camel-jax priors import priors/llm/walker2d/answer_1.md priors/llm/walker2d/answer_2.md priors/llm/walker2d/answer_3.md priors/llm/walker2d/answer_4.md priors/llm/walker2d/answer_5.md --env walker2d --out priors/llm/walker2d/imported --model 'claude (Anthropic; helper session, version not exposed)'
+# method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 6.0e-08 in float64 on 10000 rollout observations and 518 of the answer's own episodes; command: camel-jax priors import priors/llm/walker2d/answer_1.md priors/llm/walker2d/answer_2.md priors/llm/walker2d/answer_3.md priors/llm/walker2d/answer_4.md priors/llm/walker2d/answer_5.md --env walker2d --out priors/llm/walker2d/imported --model 'claude (Anthropic; helper session, version not exposed)' --style paper-verbatim
 # return: 305.7 +- 19.3 over 10 episodes on Walker2d-v4 (gymnasium, seeds 0-9); forward 1.09 m; falls 10/10 (mean length 169 steps); from priors/llm/walker2d/imported/walker2d_selection.md
 # kind: llm
 # selected: by camel-jax priors select (score: speed, its default) among 2 valid answers (answers 2, 4) of the 5 answers to the paper's prompt (answers 1, 3, 5 keep state between calls); report: priors/llm/walker2d/imported/walker2d_selection.md
