@@ -259,7 +259,7 @@ def _collect(a: Collect) -> None:
     for k, returns in enumerate(w.returns):
         traj = w.trajectory(k)
         falls = int(traj.terminated.sum())
-        timed = "" if w.time_limit_windows else \
+        timed = "" if w.time_limit_windows or falls == len(returns) else \
             f" ({len(returns) - falls} time-limit episodes give none: --time-limit-windows to use them)"
         print(f"seed {w.seeds[k]}: {len(returns)} episodes ({falls} falls), {traj.length} steps, {len(w.windows(k))} "
               f"windows{timed}, mean return {sum(returns) / len(returns):.1f}")

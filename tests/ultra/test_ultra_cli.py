@@ -219,6 +219,8 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(work, ppo_base, tmp_pat
         (("table", w), "no identified arms"),
         (("refine", w, "--mode", "RA", "--steps", 128, "--out", tmp_path / "refined"), "no identified arms"),
         (("refine", w, "--mode", "none", "--steps", 10, "--out", tmp_path / "refined"), "less than one rollout"),
+        (("refine", w, "--mode", "R", "--reward-width", 0, "--out", tmp_path / "refined"), "--reward-width must be"),
+        (("prompts", w, "--improve-prompt", "v3"), "v3"),
         (("collect", tmp_path / "no_run", "--out", tmp_path / "new"), "does not exist; point ultra collect at"),
         (("collect", ppo_base, "--out", tmp_path / "new", "--episodes", 0), "--episodes must be at least 1"),
         (("collect", ppo_base, "--out", w), "exists; pass --overwrite"),
