@@ -16,7 +16,7 @@ from camel_jax.priors import cli, loader, select
 STAND = CORPUS / "good" / "hopper_pd_where.py"  # stays up: ~1 per step
 TIPS = CORPUS / "good" / "hopper_numpy_constants.py"  # falls within ~10 steps
 NAN = CORPUS / "bad" / "nan_output.py"
-HOPPER = specs.data_dir("priors") / "hopper.py"  # the shipped prior: hops forward
+HOPPER = specs.data_dir("priors") / "tuned" / "hopper.py"  # the tuned controller: hops forward
 
 
 def _check(results, episodes, max_steps):
