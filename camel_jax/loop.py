@@ -62,7 +62,7 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     prior = prior or resolve(config.prior, config.env)
     members = config.members()  # the vmapped axis: seeds x grid points
     mesh = make_mesh(config, len(members))  # None: one device; checked before a run directory is made
-    if distributed.is_main():
+    if distributed.is_main() and resume_dir is None:  # a resume says it once its checkpoint has been read
         announce(config, why)
     record = {**kinds.of_prior(config.prior, prior.source, prior.kind).record(),
               "task_label": specs.task_label(config.env, config.backend)}
@@ -99,7 +99,8 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     restored = ckpt.restore(template, shardings) if resume_dir is not None else None
     state, meta = restored or (jit_sharded(init, mesh, shardings)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
     i = meta["iteration"]
-    if resume_dir is not None and distributed.is_main():
+    if resume_dir is not None and distributed.is_main():  # a corrupt checkpoint stays one line (restore raised)
+        announce(config, why)
         runs.truncate(run_dir, i * config.num_envs, truncate)  # only once the checkpoint is known to be good
     if config.backend == "gymnasium":  # a resumed run restarts the in-flight episodes (README, Training)
         env_state, action = venv.reset(gym_env_seeds(config, i)), None  # action: the next step's, chosen ahead

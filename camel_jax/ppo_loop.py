@@ -69,7 +69,8 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         raise ValueError(f"guide_state needs a leading seed axis of {seeds} on every leaf (one table per seed); "
                          "stack the per-seed states, e.g. jax.tree.map(lambda *x: jnp.stack(x), *states)")
     use_compile_cache(config.compile_cache)
-    announce(config, why)
+    if resume_dir is None:  # a resume says it once its checkpoint has been read: a corrupt one stays one line
+        announce(config, why)
     if resume_dir is not None:
         run_dir = Path(resume_dir)
     else:
@@ -114,6 +115,7 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
     state, meta = restored
     i = meta["iteration"]
     if resume_dir is not None:
+        announce(config, why)
         runs.truncate(run_dir, i * config.batch_size, truncate)
     if venv is not None:
         state = gym.start(state, gym_env_seeds(config, i))

@@ -59,13 +59,15 @@ def test_unknown_tuned_name_and_moved_file_are_one_line_errors(tmp_path, prior, 
 
 
 def test_committed_results_made_with_the_tuned_prior_read_as_tuned():
-    """Runs made before the record: hopper_150k/camel has no prior.txt and names priors/hopper.py; the quickstart
-    names the task (`--prior hopper`, which then meant the tuned controller) and kept prior.txt; camel_llm names an
-    imported answer; camel_poor the hand-written stander. None of them may read as another kind."""
+    """Runs made before the record: hopper_150k/camel has no prior.txt and names priors/hopper.py; the quickstart of
+    that time (tests/golden/legacy_quickstart, its config.json and prior.txt as committed before the quickstart was
+    regenerated with the LLM prior) names the task (`--prior hopper`, which then meant the tuned controller) and kept
+    prior.txt; camel_llm names an imported answer; camel_poor the hand-written stander. None of them may read as
+    another kind. Today's quickstart records its LLM prior."""
     from camel_jax.priors import kinds
 
     expected = {"hopper_150k/camel": ("tuned", 350_000), "hopper_150k/control": ("tuned", 350_000),
-                "quickstart/camel": ("tuned", 350_000), "walker2d_150k/camel_shipped": ("tuned", 900_000),
+                "quickstart/camel": ("llm", 39_640), "walker2d_150k/camel_shipped": ("tuned", 900_000),
                 "ant_150k/camel": ("tuned", 240_000), "walker2d_150k/camel_poor": ("hand", None),
                 "hopper_150k/camel_llm": ("llm", None), "hopper_150k/camel_llm_speed": ("llm", None),
                 "hopper_150k/td3": ("none", None), "hopper_150k/random": ("random", None),
@@ -74,8 +76,13 @@ def test_committed_results_made_with_the_tuned_prior_read_as_tuned():
         found = kinds.of_run(RESULTS / run)
         assert (found.kind, found.search_env_steps) == (kind, steps), run
     assert kinds.of_run(RESULTS / "hopper_150k/camel_llm").label == "LLM prior: claude, answer 5"
+    assert kinds.of_run(RESULTS / "quickstart/camel").label == "LLM prior: claude, answer 8"
+    legacy_quickstart = ROOT / "tests" / "golden" / "legacy_quickstart"
+    assert (kinds.of_run(legacy_quickstart).kind, kinds.of_run(legacy_quickstart).search_env_steps) == ("tuned",
+                                                                                                      350_000)
     # a resumed run of that time keeps its prior: the tuned controller, not today's meaning of its config
-    assert kinds.legacy_prior(RESULTS / "quickstart/camel") == "tuned:hopper"
+    assert kinds.legacy_prior(legacy_quickstart) == "tuned:hopper"
+    assert kinds.legacy_prior(RESULTS / "quickstart/camel") is None
     assert kinds.legacy_prior(RESULTS / "walker2d_150k/camel_poor") == "tuned:walker2d_stand"
     assert kinds.legacy_prior(RESULTS / "hopper_150k/camel_llm") is None
 

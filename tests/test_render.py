@@ -115,7 +115,7 @@ def test_probe_reports_the_failure_of_a_backend():
 def test_priors_evaluate_and_select_draw_each_candidate(gl, capsys, tmp_path):
     from camel_jax.priors import cli
 
-    hopper = specs.data_dir("priors") / "hopper.py"
+    hopper = specs.data_dir("priors") / "tuned" / "hopper.py"  # hops all 120 steps
     code = cli.main(["evaluate", str(hopper), "--env", "hopper", "--backend", "gymnasium", "--episodes", "1",
                      "--max-steps", "120", "--report", str(tmp_path / "evaluation.md"), "--video",
                      str(tmp_path / "hopper.gif")])

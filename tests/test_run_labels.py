@@ -182,7 +182,8 @@ def test_compare_tables_name_prior_and_backend_and_say_mixed_backends(tmp_path):
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "cmp.md").read_text()
     assert md.splitlines()[0] == ("# Hopper-v4: camel-jax methods compared (MIXED BACKENDS: hopper on gymnasium, "
-                                  "hopper on mjx (different simulators, so not the same task))")
+                                  "hopper on mjx (different simulators, so not the same task)), 3 seeds per arm, "
+                                  "6,000 steps")
     assert "| CAMEL, LLM prior | tuned prior, 0.35M search steps | hopper, gymnasium | 3 |" in md
     assert "| CAMEL 2 | LLM prior: claude, answer 3 | hopper, mjx | 3 |" in md
     assert md.count("| tuned prior, 0.35M search steps | hopper, gymnasium |") == 2  # the unmasked-eval table too

@@ -32,21 +32,21 @@ def quickstart(tmp_path) -> Path:
 def test_resume_and_eval_leave_the_committed_quickstart_untouched(quickstart, capsys):
     before = _digests(quickstart)
     assert main(["resume", str(quickstart)]) == 2
-    assert "has finished (30000 of 30000 env steps logged); there is nothing to resume" in capsys.readouterr().err
+    assert "has finished (60000 of 60000 env steps logged); there is nothing to resume" in capsys.readouterr().err
     assert main(["eval", str(quickstart)]) == 2
     err = capsys.readouterr().err
-    assert "finished (30000 of 30000 env steps logged) but has no actor.msgpack" in err and "camel-jax resume" not in err
+    assert "finished (60000 of 60000 env steps logged) but has no actor.msgpack" in err and "camel-jax resume" not in err
     assert len(err.strip().splitlines()) == 1
     assert _digests(quickstart) == before and sorted(p.name for p in quickstart.iterdir()) == sorted(before)
 
 
 def test_resume_refuses_to_cut_rows_logged_after_the_last_checkpoint(quickstart, capsys):
     config = json.loads((quickstart / "config.json").read_text())
-    (quickstart / "config.json").write_text(json.dumps({**config, "total_steps": 60_000}))  # unfinished, no checkpoint
+    (quickstart / "config.json").write_text(json.dumps({**config, "total_steps": 120_000}))  # unfinished, no checkpoint
     before = _digests(quickstart)
     assert main(["resume", str(quickstart), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "has logged rows up to step 30000 but its last checkpoint is at step 0" in err and "--truncate" in err
+    assert "has logged rows up to step 60000 but its last checkpoint is at step 0" in err and "--truncate" in err
     assert _digests(quickstart) == before
 
 
