@@ -77,7 +77,8 @@ class Progress:
         runs.append(run_dir, "eval.csv", runs.fields(self.eval_fields, self.config), rows)
         self._sink_log(run_dir, step, "eval", rows)
         masked = float(np.mean(out["return_masked"])) if "return_masked" in out else np.nan  # PPO: unmasked only
-        line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  masked {masked:9.1f}"
+        line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}" + (
+            f"  masked {masked:9.1f}" if "return_masked" in out else "")  # PPO has no mask: no masked column
         if self.bar is not None:
             self.status.update(unmasked=float(np.mean(out["return_unmasked"])), masked=masked)
             self._refresh(step)
@@ -111,7 +112,9 @@ class Progress:
         f = lambda v: f"{v:.1f}" if np.isfinite(v) else "-"
         matched = f"  matched {self.matched:,d}" if self.show_matched else ""
         self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
-                                 f"eval {f(s['unmasked'])} unmasked / {f(s['masked'])} masked{matched}")  # redraws
+                                 f"eval {f(s['unmasked'])} unmasked"
+                                 + (f" / {f(s['masked'])} masked" if np.isfinite(s["masked"]) else "")
+                                 + matched)  # redraws
 
 
 def _mean_return(rows: list[dict]) -> float:
