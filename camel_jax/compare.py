@@ -298,6 +298,11 @@ def cell_pair(values, base, note: str = "") -> tuple[list[str], list[float], lis
     return [fmt(m, h) + note + mean_ratio, fmt_iqm(c, lo, hi) + iqm_ratio], [m, h], [c, lo, hi]
 
 
+def kilo(step: int) -> str:
+    """A step count in a column name: '50k' for whole thousands (as 50,000), else the number ('600', '1,500')."""
+    return f"{step // 1000}k" if step and step % 1000 == 0 else f"{step:,}"
+
+
 def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if math.isfinite(a) and math.isfinite(b) and b != 0 else "n/a"
 
@@ -465,7 +470,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
     where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
     header = ["method", "prior (kind, search cost)", "task, backend", "seeds"]
     for a in at:
-        header += [f"return at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
+        header += [f"return at {kilo(a)}", f"IQM at {kilo(a)} [95% CI]"]
     header += ["AUC (mean return)", "AUC, IQM [95% CI]", f"steps to {args.threshold:g} (seeds reaching)",
                "wall-clock, all seeds", "wall / seed", "unmasked eval (deterministic actor), last"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -491,7 +496,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
         row["wall_all_s"] = r["wall_all"]
         if r["eval"]:
             m, h = t_ci(r["eval"][1])
-            cells.append(f"{fmt(m, h)} at {r['eval'][0] // 1000}k")
+            cells.append(f"{fmt(m, h)} at {kilo(r['eval'][0])}")
             row["eval_unmasked_last"] = [r["eval"][0], m, h]
         else:
             cells.append("n/a (training returns only)")
@@ -503,7 +508,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
         base_st = eval_stats(base["evals"], at)
         head = ["method", "prior (kind, search cost)", "task, backend"]
         for a in at:
-            head += [f"unmasked eval at {a // 1000}k", f"IQM at {a // 1000}k [95% CI]"]
+            head += [f"unmasked eval at {kilo(a)}", f"IQM at {kilo(a)} [95% CI]"]
         head += ["mean over all evaluations", "all evaluations, IQM [95% CI]"]
         eval_lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for r, row in zip(results, summary):
@@ -513,7 +518,7 @@ def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], bu
             cells = [r["label"], r["about"]["prior_label"], ran_on(r["about"])]
             for a in at:
                 step, vals = st["at"][a]
-                note = f" at {step // 1000}k" if step is not None and step != a else ""
+                note = f" at {kilo(step)}" if step is not None and step != a else ""
                 pair, mean_h, iqm_ci3 = cell_pair(vals, base_st["at"][a][1] if r is not base else None, note)
                 cells += pair
                 row[f"eval_at_{a}"], row[f"eval_at_{a}_iqm"] = [step, *mean_h], [step, *iqm_ci3]
