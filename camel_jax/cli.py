@@ -1,10 +1,12 @@
-"""`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `resume RUN_DIR`
-continues a run from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
+"""`camel-jax`: the command line. `compare` trains CAMEL and TD3 (or others of the paper's arms) on the same seeds and
+compares them (camel_jax/comparison.py); `train` is generated from `Config` (field names are the flags); `resume
+RUN_DIR` continues a run (or a comparison) from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
 finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli); `ultra ...` is
 ULTRA (camel_jax.ultra.cli); `completion SHELL` prints a shell-completion script for all of them. Every subcommand's
 options are parsed by tyro; the first word is dispatched here, because `train --algo ppo` and `train --config FILE`
 choose the dataclass and its defaults before tyro parses. Bad input gives one line naming the problem and the fix,
-exit 2."""
+exit 2. The libraries' start-up noise is hidden unless `camel-jax --verbose ...` or CAMEL_JAX_VERBOSE=1
+(camel_jax/console.py)."""
 
 from __future__ import annotations
 
@@ -141,8 +143,11 @@ def _train(argv: list[str]) -> int:
 
 
 def _compare(argv: list[str]) -> int:
+    import shlex
+
     from camel_jax import comparison
 
+    command = "camel-jax compare " + shlex.join(argv)
     argv = _split_commas(argv)
     try:
         _check_choices(comparison.CompareArgs, argv)
@@ -159,7 +164,7 @@ def _compare(argv: list[str]) -> int:
                                 "hidden unless camel-jax --verbose compare ... or CAMEL_JAX_VERBOSE=1 "
                                 "(docs/compare.md).")
 
-    return _reported("compare", lambda: comparison.start(args))
+    return _reported("compare", lambda: comparison.start(args, command))
 
 
 ALGOS = {"td3": "masking-aware TD3 (CAMEL; plain TD3 with --prior none)", "ppo": "PPO (CleanRL's defaults)"}

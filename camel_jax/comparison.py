@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
-import sys
 import types
 from pathlib import Path
 from typing import Annotated, Literal
@@ -25,6 +24,7 @@ from camel_jax.config import TASKS, Config
 
 ARGS_FILE = "compare_args.json"
 PREFIX = "compare"  # compare.png, compare.md, compare.json
+REPS = 2000  # bootstrap resamples of rliable's CIs in the table (bench/compare.py's default)
 
 # arm name -> (label, how it trains: the prior ("{prior}": --prior or the task's LLM prior; "{tuned}": tuned:TASK;
 # "{td3}": the td3 arm's run), masking-aware or not). The paper's set (Zhao et al. 2025, Table 1 and Figure 3).
@@ -32,7 +32,7 @@ ARMS: dict[str, tuple[str, str, bool]] = {
     "td3": ("TD3", "none", True),
     "camel": ("CAMEL (LLM prior)", "{prior}", True),
     "camel-tuned": ("CAMEL (tuned prior)", "{tuned}", True),
-    "expert": ("expert masking", "{td3}", True),
+    "expert": ("expert masking", "expert:{td3}", True),
     "random": ("random masking", "random", True),
     "control": ("CAMEL w/o MA EM", "{prior}", False),
 }
@@ -49,8 +49,8 @@ class CompareArgs:
     prior: str = ""
     """the prior of the camel and control arms: '' means the task's LLM-written prior (priors/llm/TASK/selected.py,
     as --prior TASK in train), or tuned:NAME, or a prior file"""
-    arms: Annotated[str, tyro.conf.arg(metavar="A,B,...")] = "camel,td3"
-    """comma-separated arms, trained td3 first (others as given): """ + ARMS_HELP
+    arms: Annotated[str, tyro.conf.arg(metavar="A,B,...", help="comma-separated arms, trained td3 first (the "
+                                       "others as given); " + ARMS_HELP)] = "camel,td3"
     seeds: tuple[int, ...] = (0, 1, 2)
     """the seeds, the same for every arm (trained together, vmapped, in one process per arm)"""
     total_steps: int = 60_000
@@ -127,9 +127,10 @@ def arm_configs(args: CompareArgs) -> list[tuple[str, Config]]:
     return out
 
 
-def start(args: CompareArgs) -> Path:
+def start(args: CompareArgs, command: str = "") -> Path:
     """`camel-jax compare`: check every arm, make the comparison directory (an existing one only with --overwrite)
-    with compare_args.json, then train the arms and write the comparison (`proceed`)."""
+    with compare_args.json (and `command`, the command line, for the tables), then train the arms and write the
+    comparison (`proceed`)."""
     configs = arm_configs(args)  # every check before anything is written
     root = args.directory()
     if root.exists() and not args.overwrite:
@@ -140,7 +141,7 @@ def start(args: CompareArgs) -> Path:
         shutil.rmtree(root)
     root.mkdir(parents=True)
     record = {**dataclasses.asdict(args), "out": str(root), "seeds": list(args.seeds), "hidden": list(args.hidden),
-              "command": "camel-jax compare " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["compare"] else ""}
+              "command": command}
     (root / ARGS_FILE).write_text(json.dumps(record, indent=2) + "\n")
     return proceed(root, args, configs, truncate=False)
 
@@ -191,7 +192,7 @@ def proceed(root: Path, args: CompareArgs, configs: list[tuple[str, Config]], tr
             _say(args, f"compare: arm {k}/{len(configs)} {arm}: resuming {run_dir}")
             loop.resume(run_dir, quiet=args.quiet, truncate=truncate)
         else:
-            _say(args, f"compare: arm {k}/{len(configs)} {arm} ({ARMS[arm][0]}): training into {run_dir}")
+            _say(args, f"compare: arm {k}/{len(configs)} {arm} ({label(args, arm)}): training into {run_dir}")
             loop.train(config)
     return write(root, args, [arm for arm, _ in configs])
 
@@ -201,11 +202,11 @@ def write(root: Path, args: CompareArgs, arms: list[str]) -> Path:
     from camel_jax import compare, specs
 
     window = min(10_000, max(args.log_every, args.total_steps // 6 // args.log_every * args.log_every))
-    labels = {arm: ARMS[arm][0] for arm in arms}
+    labels = {arm: label(args, arm) for arm in arms}
     baseline = labels["td3"] if "td3" in arms else labels[arms[0]]
     options = types.SimpleNamespace(
         at="auto", window=window, threshold=args.threshold, title=specs.load(args.env).gym_id, band=args.band,
-        out=str(root / PREFIX), final_frac=0.2, baseline=baseline, reps=2000,
+        out=str(root / PREFIX), final_frac=0.2, baseline=baseline, reps=REPS,
         command=json.loads((root / ARGS_FILE).read_text()).get("command") or f"camel-jax resume {root}")
     code = compare.compare_runs(options, [(labels[arm], root / arm) for arm in arms], [])
     if code:
@@ -213,6 +214,16 @@ def write(root: Path, args: CompareArgs, arms: list[str]) -> Path:
                          "python bench/compare.py --run LABEL=RUN_DIR ... compares them with other settings")
     _say(args, f"compare: wrote {root / PREFIX}.png, {PREFIX}.md and {PREFIX}.json", always=True)
     return root
+
+
+def label(args: CompareArgs, arm: str) -> str:
+    """The arm's name in the tables and the plot: ARMS' label, with the prior named where --prior replaced the task's
+    LLM-written prior (the camel and control arms)."""
+    name = ARMS[arm][0]
+    if arm in ("camel", "control") and args.prior and args.prior != args.env:
+        prior = Path(args.prior).name if args.prior.endswith(".py") else args.prior
+        name = "CAMEL (prior " + prior + ")" if arm == "camel" else f"CAMEL w/o MA EM (prior {prior})"
+    return name
 
 
 def _say(args: CompareArgs, line: str, always: bool = False) -> None:

@@ -14,9 +14,10 @@ from camel_jax import comparison, loop
 from camel_jax.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
+# test_cli_train's tiny settings and prior file: the CAMEL arm's programs are those of its run (compilation cache)
 TINY = ["--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1", "--total-steps", "600", "--learning-starts",
-        "300", "--log-every", "100", "--eval-every", "300", "--eval-episodes", "1", "--batch-size", "64", "--hidden",
-        "32,32", "--checkpoint-every", "600"]
+        "300", "--log-every", "300", "--eval-every", "300", "--eval-episodes", "1", "--batch-size", "64", "--hidden",
+        "32,32", "--checkpoint-every", "600", "--prior", "priors/tuned/hopper.py"]
 
 
 @pytest.fixture(scope="module")
@@ -33,18 +34,19 @@ def test_compare_trains_both_arms_on_the_same_seeds_and_writes_one_plot_and_tabl
     assert {p.name for p in out.iterdir()} >= {"compare_args.json", "td3", "camel", "compare.png", "compare.md",
                                                "compare.json"}
     configs = {arm: json.loads((out / arm / "config.json").read_text()) for arm in ("td3", "camel")}
-    assert configs["td3"]["prior"] == "none" and configs["camel"]["prior"] == "hopper"  # the LLM-written prior
+    assert configs["td3"]["prior"] == "none" and configs["camel"]["prior"] == "priors/tuned/hopper.py"
     assert configs["td3"]["seeds"] == configs["camel"]["seeds"] == [0, 1]
     for arm in ("td3", "camel"):
         assert (out / arm / "actor.msgpack").is_file()
         with open(out / arm / "metrics.csv") as f:
             assert max(int(row["step"]) for row in csv.DictReader(f)) == 600
     table = json.loads((out / "compare.json").read_text())
-    assert [m["label"] for m in table["methods"]] == ["TD3", "CAMEL (LLM prior)"]  # td3 first: the ratios' base
+    assert [m["label"] for m in table["methods"]] == ["TD3", "CAMEL (prior hopper.py)"]  # td3 first: the base
     assert all(m["seeds"] == 2 for m in table["methods"]) and table["budget"] == 600
     md = (out / "compare.md").read_text()
     assert md.startswith("# Hopper-v4: camel-jax methods compared, 2 seeds per arm, 600 steps")
-    assert "| CAMEL (LLM prior) |" in md and "(baseline)" in md and "![curves](compare.png)" in md
+    assert "| CAMEL (prior hopper.py) |" in md and "(baseline)" in md and "![curves](compare.png)" in md
+    assert "| return at 300 | IQM at 300 [95% CI] | return at 600 |" in md  # --at auto: half-way and the end
     assert (out / "compare.png").stat().st_size > 20_000
     assert f"compare: wrote {out / 'compare'}.png" in r.stdout
 
@@ -55,6 +57,7 @@ def test_compare_console_has_no_library_noise_and_says_why_v4(compared):
     for noise in ("DeprecationWarning", "out of date", "UserWarning", "float64", "Failed to import", "\x1b["):
         assert noise not in text, noise
     assert r.stdout.splitlines()[0].startswith("compare: arm 1/2 td3 (TD3): training into")
+    assert f"compare: arm 2/2 camel (CAMEL (prior hopper.py)): training into {compared[0] / 'camel'}" in r.stdout
     assert "task: Hopper-v4, the paper's version" in r.stderr
     assert r.stdout.count("compiling the update") == 2  # each arm says it compiles
 
@@ -106,6 +109,7 @@ def test_resume_keeps_finished_arms_resumes_the_interrupted_one_and_trains_the_r
 
     monkeypatch.setattr(loop, "train", train)
     monkeypatch.setattr(loop, "resume", resume)
+    monkeypatch.setattr(comparison, "REPS", 20)  # rliable's resamples: few (the statistics are tested elsewhere)
     out = tmp_path / "cmp"
     args = ["compare", "--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1,2", "--total-steps", "6000",
             "--learning-starts", "1000", "--eval-every", "1000", "--arms", "random,camel,td3", "--out", str(out)]
@@ -134,7 +138,9 @@ def test_resume_keeps_finished_arms_resumes_the_interrupted_one_and_trains_the_r
     # unmasked evaluations 20 x step + seed: at 6,000 steps the mean of the three seeds is 120,001; TD3's is half
     assert camel["eval_at_6000"][:2] == [6000, 120_001.0]
     assert table["methods"][0]["eval_at_6000"][:2] == [6000, 60_001.0]
-    assert json.loads((out / "compare_args.json").read_text())["arms"] == "random,camel,td3"
+    recorded = json.loads((out / "compare_args.json").read_text())
+    assert recorded["arms"] == "random,camel,td3" and recorded["command"] == "camel-jax compare " + " ".join(args[1:])
+    assert f"Command: `{recorded['command']}`" in (out / "compare.md").read_text()
 
 
 def test_defaults_are_the_quickstarts():
