@@ -29,6 +29,7 @@ class Progress:
                  show_matched: bool = False):
         self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
         self.metric_fields, self.eval_fields = metric_fields, eval_fields  # the CSV columns (PPO has its own)
+        self.masked = "masked_frac" in metric_fields  # TD3 / CAMEL: a masked evaluation too (PPO has no mask)
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None
@@ -113,7 +114,7 @@ class Progress:
         matched = f"  matched {self.matched:,d}" if self.show_matched else ""
         self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
                                  f"eval {f(s['unmasked'])} unmasked"
-                                 + (f" / {f(s['masked'])} masked" if np.isfinite(s["masked"]) else "")
+                                 + (f" / {f(s['masked'])} masked" if self.masked else "")
                                  + matched)  # redraws
 
 

@@ -80,6 +80,18 @@ def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
     prog.log_eval(tmp_path, 4096, {"return_unmasked": [1.0, 3.0], "return_masked": [5.0, 7.0]})  # TD3's keeps it
     assert capsys.readouterr().out.split()[-2:] == ["masked", "6.0"]
 
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()  # on a terminal: the bar's status names no masked evaluation either
+    bar = progress.Progress(config, 0.0, stream=tty, metric_fields=runs.PPO_METRIC_FIELDS,
+                            eval_fields=runs.EVAL_FIELDS)
+    bar.log_eval(tmp_path, 2048, {"return_unmasked": [10.0, 20.0], "std_unmasked": [1.0, 1.0]})
+    bar.close()
+    shown = tty.getvalue()
+    assert "eval 15.0 unmasked" in shown and "masked" not in shown.replace("unmasked", ""), shown
+
 
 def test_priors_evaluate_and_select_default_to_the_same_backend(capsys):
     from camel_jax.priors import cli as priors_cli
