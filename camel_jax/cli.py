@@ -1,10 +1,12 @@
-"""`camel-jax`: the command line. `train` is generated from `Config` (field names are the flags); `resume RUN_DIR`
-continues a run from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
+"""`camel-jax`: the command line. `compare` trains CAMEL and TD3 (or others of the paper's arms) on the same seeds and
+compares them (camel_jax/comparison.py); `train` is generated from `Config` (field names are the flags); `resume
+RUN_DIR` continues a run (or a comparison) from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
 finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli); `ultra ...` is
 ULTRA (camel_jax.ultra.cli); `completion SHELL` prints a shell-completion script for all of them. Every subcommand's
 options are parsed by tyro; the first word is dispatched here, because `train --algo ppo` and `train --config FILE`
 choose the dataclass and its defaults before tyro parses. Bad input gives one line naming the problem and the fix,
-exit 2."""
+exit 2. The libraries' start-up noise is hidden unless `camel-jax --verbose ...` or CAMEL_JAX_VERBOSE=1
+(camel_jax/console.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,11 @@ from typing import Annotated, Literal, Union
 
 import tyro
 
-USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ultra,completion} ...
+USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,eval,plot,priors,ultra,completion} ...
+
+  compare   the main job: train CAMEL (the task's LLM-written prior) and plain TD3 on the same seeds, then one plot and
+            one table in one directory: camel-jax compare --env ant --seeds 0,1,2 --total-steps 60000 (--arms adds
+            the paper's other arms; camel-jax compare --help)
 
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default); --algo ppo trains PPO
             (camel-jax train --algo ppo --help); --config RUN_DIR/config.json [overrides] repeats a run
@@ -27,17 +33,45 @@ USAGE = """usage: camel-jax [--version] {train,resume,sweep,eval,plot,priors,ult
   priors    generate, validate, translate and evaluate prior policies (camel-jax priors --help)
   ultra     ULTRA's stages on a PPO run: trajectories, critical states, suggestions, refinement (camel-jax ultra --help)
   completion  print a shell-completion script: eval "$(camel-jax completion bash)" (bash, zsh, tcsh or fish)
+
+  --verbose (or CAMEL_JAX_VERBOSE=1) shows the libraries' start-up warnings, hidden by default: gymnasium's v4
+  deprecation, JAX's float64-to-float32 note, mujoco.mjx's "Failed to import warp" (camel_jax/console.py)
 """
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (module docstring). Output cut short by a closed pipe (`camel-jax train --help | head`) ends
+    quietly, as a Unix tool does."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        import os
+
+        try:  # the reader has gone: stdout's buffered rest cannot be written, so point it at /dev/null
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # no file descriptor (an in-process caller's stream)
+            pass
+        return 0
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    while argv and argv[0] == "--verbose":  # camel-jax --verbose COMMAND: the libraries' start-up warnings too
+        import os
+
+        from camel_jax.console import VERBOSE_ENV
+
+        os.environ[VERBOSE_ENV] = "1"
+        argv = argv[1:]
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0
     if argv[0] in ("-V", "--version"):
         print(f"camel-jax {version()}")
         return 0
+    from camel_jax.console import quiet_libraries
+
+    quiet_libraries()
     command, rest = argv[0], argv[1:]
     if command == "priors":
         from camel_jax.priors.cli import main as priors_main
@@ -49,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         return ultra_main(rest)
     if command == "train":
         return _train(rest)
+    if command == "compare":
+        return _compare(rest)
     if command == "resume":
         return _resume(rest)
     if command == "sweep":
@@ -59,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         return _plot(rest)
     if command == "completion":
         return _completion(rest)
-    print(f"camel-jax: unknown command '{command}'; use one of: train, resume, sweep, eval, plot, priors, ultra, "
+    print(f"camel-jax: unknown command '{command}'; use one of: compare, train, resume, sweep, eval, plot, priors, ultra, "
           "completion (camel-jax --help)", file=sys.stderr)
     return 2
 
@@ -96,13 +132,39 @@ def _train(argv: list[str]) -> int:
     config = tyro.cli(cls, args=argv, prog="camel-jax train", default=default,
                       description=f"Train {ALGOS[algo]} on MJX or gymnasium MuJoCo. --algo td3|ppo picks the "
                                   "algorithm (default td3); --config FILE starts from a run's config.json or a "
-                                  "preset (the options given here override it).")
+                                  "preset (the options given here override it). Gymnasium's and JAX's start-up "
+                                  "warnings are hidden unless camel-jax --verbose train ... or CAMEL_JAX_VERBOSE=1.")
     if algo == "ppo":
         from camel_jax.ppo_loop import train
     else:
         from camel_jax.loop import train
 
     return _reported("train", lambda: train(config))  # train checks the config first
+
+
+def _compare(argv: list[str]) -> int:
+    import shlex
+
+    from camel_jax import comparison
+
+    command = "camel-jax compare " + shlex.join(argv)
+    argv = _split_commas(argv)
+    try:
+        _check_choices(comparison.CompareArgs, argv)
+    except ValueError as e:
+        print(f"camel-jax compare: {e}", file=sys.stderr)
+        return 2
+    args = tyro.cli(comparison.CompareArgs, args=argv, prog="camel-jax compare",
+                    description="Train CAMEL (with the task's LLM-written prior) and plain TD3 on the same seeds, "
+                                "each arm a run directory inside --out, then compare them: DIR/compare.png (training "
+                                "return and the unmasked evaluation, IQM and 95% bootstrap band over seeds), "
+                                "DIR/compare.md and DIR/compare.json (bench/compare.py's statistics). The defaults "
+                                "are the quickstart's: Ant, 3 seeds x 60k steps. An interrupted comparison "
+                                "continues with camel-jax resume DIR. Gymnasium's and JAX's start-up warnings are "
+                                "hidden unless camel-jax --verbose compare ... or CAMEL_JAX_VERBOSE=1 "
+                                "(docs/compare.md).")
+
+    return _reported("compare", lambda: comparison.start(args, command))
 
 
 ALGOS = {"td3": "masking-aware TD3 (CAMEL; plain TD3 with --prior none)", "ppo": "PPO (CleanRL's defaults)"}
@@ -186,7 +248,8 @@ def _from_file(cls, path: str):
 @dataclasses.dataclass(frozen=True)
 class ResumeArgs:
     run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
-    """the run directory to continue (its config.json and checkpoints/)"""
+    """the run directory to continue (its config.json and checkpoints/), or a `camel-jax compare` directory (its
+    compare_args.json: its unfinished arms continue, then its tables are written)"""
     quiet: bool = False
     """no progress lines (a run started with --quiet stays quiet)"""
     truncate: bool = False
@@ -198,9 +261,12 @@ def _resume(argv: list[str]) -> int:
                     description="Continue a run from its latest checkpoint to its --total-steps, with the config it "
                                 "was started with. A finished run is left alone; a run with logged rows after its "
                                 "last checkpoint is left alone unless --truncate.")
+    from camel_jax import comparison
     from camel_jax.ppo_config import is_ppo_run
 
-    if is_ppo_run(args.run_dir):  # PPO, plain or refined by ULTRA (its guide from the run's prior.txt)
+    if comparison.is_comparison(args.run_dir):  # a `camel-jax compare` directory: its unfinished arms, then tables
+        from camel_jax.comparison import resume
+    elif is_ppo_run(args.run_dir):  # PPO, plain or refined by ULTRA (its guide from the run's prior.txt)
         from camel_jax.ultra.refine import resume
     else:
         from camel_jax.loop import resume
@@ -222,16 +288,21 @@ class EvalArgs:
     video: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""
     """folder for one GIF per member of its first unmasked episode (gymnasium, env seed --seed), drawn with MuJoCo's
     renderer; needs EGL or OSMesa (camel_jax/render.py). '' means no videos"""
+    overwrite: bool = False
+    """replace the run's eval_final.json (without it, a run that has one is left alone: an error, exit 2)"""
 
 
 def _eval(argv: list[str]) -> int:
     args = tyro.cli(EvalArgs, args=argv, prog="camel-jax eval",
                     description="Evaluate the final deterministic actor of every member (seed, grid point) of a "
                                 "finished run, unmasked (the score) and masked (a diagnostic); prints a table and "
-                                "writes RUN_DIR/eval_final.json.")
+                                "writes RUN_DIR/eval_final.json (an existing one only with --overwrite).")
     from camel_jax import final_eval
 
     def work():
+        if (Path(args.run_dir) / final_eval.RESULT).is_file() and not args.overwrite:  # before any evaluation
+            raise FileExistsError(f"{Path(args.run_dir) / final_eval.RESULT} exists (an earlier evaluation); pass "
+                                  "--overwrite to replace it, or copy it away first")
         result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None)
         if result.get("masked_skipped"):  # the unmasked score is there; one line says what is not and why
             print(f"camel-jax eval: {result['masked_skipped']}", file=sys.stderr)
@@ -259,19 +330,25 @@ class PlotArgs:
     band: Literal["iqm", "t", "minmax"] = "iqm"
     """iqm: interquartile mean, 95% percentile bootstrap CI over seeds (with 3 seeds: the seeds' min-max); t: mean,
     95% Student-t CI; minmax: mean, min-max over seeds. Fractions and probabilities are clipped to [0, 1]"""
+    mixed_tasks: bool = False
+    """overlay runs of different tasks (refused without it: their returns are on different scales)"""
 
 
 def _plot(argv: list[str]) -> int:
     args = tyro.cli(PlotArgs, args=argv, prog="camel-jax plot",
                     description="Learning curves: (a) training episode return, (b) evaluation return unmasked "
-                                "(solid) and masked (dashed), (c) epsilon and the masked fraction; each curve is "
+                                "(solid) and, for runs with masking, masked (dashed), (c) epsilon and the masked "
+                                "fraction, drawn only for runs with masking (not plain TD3 or PPO); each curve is "
                                 "a summary over seeds with a band (--band; default: the interquartile mean and "
-                                "its 95% bootstrap CI).")
+                                "its 95% bootstrap CI). The title names the task and backend; an ULTRA-refined run "
+                                "is drawn after its base run's steps.")
     from camel_jax import plots
 
     labels = [v.strip() for v in args.labels.split(",")] if args.labels else None
     def work():
-        print(f"wrote {plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth, args.band)}")
+        png = plots.plot(list(args.run_dirs), args.out or None, args.x, labels, args.smooth, args.band,
+                         args.mixed_tasks)
+        print(f"wrote {png}")
 
     return _reported("plot", work)
 
@@ -328,7 +405,9 @@ def command_tree():
                                        frozen=True)
     priors = dataclasses.make_dataclass("Priors", [("command", priors_cli.Command)], frozen=True)
     ultra = dataclasses.make_dataclass("Ultra", [("command", ultra_cli.Command)], frozen=True)
-    commands = {"train": train, "resume": ResumeArgs, "sweep": Config, "eval": EvalArgs, "plot": PlotArgs,
+    from camel_jax.comparison import CompareArgs
+
+    commands = {"compare": CompareArgs, "train": train, "resume": ResumeArgs, "sweep": Config, "eval": EvalArgs, "plot": PlotArgs,
                 "priors": priors, "ultra": ultra, "completion": CompletionArgs}
     return Union[tuple(Annotated[cls, tyro.conf.subcommand(name)] for name, cls in commands.items())]  # noqa: UP007
 

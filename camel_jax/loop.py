@@ -169,7 +169,10 @@ def announce(config, why: str) -> None:
     label = specs.task_label(config.env, config.backend)
     note = (f"; on MJX this task is '{label}', not {spec.gym_id} (contact forces differ from C MuJoCo's after the "
             "first foot contact), and its results are named so") if label != config.env else ""
-    for line in [f"backend: {config.backend} ({why}){note}", *config.ratio_lines()]:
+    v4 = [(f"task: {spec.gym_id}, the paper's version (Zhao et al. 2025 ran v4; gymnasium's deprecation notice "
+           "suggests v5, which revises the tasks, so v4 keeps results comparable with the paper's)")] if (
+        config.backend == "gymnasium" and spec.gym_id.endswith("-v4")) else []
+    for line in [f"backend: {config.backend} ({why}){note}", *v4, *config.ratio_lines()]:
         print(line, file=sys.stderr, flush=True)
 
 

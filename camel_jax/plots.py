@@ -11,8 +11,12 @@ Returns have no such range, so their bands are not clipped; the iqm and minmax b
 by construction. Rows whose value is NaN (no episode ended in that log window, no update yet) are skipped per seed.
 Panels:
   (a) training episode return (optionally a moving average over `smooth` log rows per seed),
-  (b) evaluation return, unmasked (solid) and masked (dashed) in the same colour,
-  (c) epsilon (solid) and the fraction of masked episodes (dotted).
+  (b) evaluation return, unmasked (solid) and, for runs with masking, masked (dashed) in the same colour,
+  (c) epsilon (solid) and the fraction of masked episodes (dotted), for runs with masking (TD3 with a prior), and
+      ULTRA's overridden fraction for refined PPO runs; without such runs the figure has panels (a) and (b) only.
+Plain TD3 and PPO runs (config.json) have no masked evaluation, epsilon or masked fraction: none is drawn for them.
+An ULTRA-refined run (config.json's init_from) is drawn after its base run's total_steps, where it starts from.
+`plot` refuses runs of different tasks unless told (`mixed_tasks`).
 Each legend entry names the run's prior (its kind and search cost, camel_jax.priors.kinds), task and backend; the
 figure's title says where the runs ran, and says MIXED BACKENDS when they ran on different simulators.
 Matplotlib's Agg canvas draws the figure (no display needed, no pyplot state).
@@ -47,6 +51,11 @@ class RunData:
     prior: str = ""  # what the prior was and cost (camel_jax.priors.kinds), e.g. "tuned prior, 0.35M search steps"
     task: str = ""  # the task as results name it, e.g. "hopper", "ant (MJX contacts)"
     backend: str = ""  # "gymnasium", "mjx" or "mjx (warp)" ("" when the directory has no config.json)
+    env: str = ""  # the task (config.json's env; "" without config.json)
+    masking: bool = True  # whether masking applies (False: plain TD3, PPO); True without config.json
+    offset: int = 0  # env steps before this run's step 0: an ULTRA-refined run continues its base run's steps
+    base: str = ""  # the base run of a refined run ('' for others)
+    overrides: bool = True  # whether a guide overrides actions (a refined PPO run); True without config.json
 
     def describe(self, label: str) -> str:
         """The legend entry: `label`, then in brackets the prior (unless `label` already says it), task and backend,
@@ -85,7 +94,39 @@ def load_run(run_dir: str | Path) -> RunData:
     header, metrics = read_columns(run_dir / "metrics.csv")
     evals = read_columns(run_dir / "eval.csv")[1] if (run_dir / "eval.csv").is_file() else {}
     swept = tuple(c for c in header if c not in runs.METRIC_FIELDS + runs.PPO_METRIC_FIELDS)
-    return RunData(run_dir.resolve().name, swept, metrics, evals, *describe_run(run_dir))
+    env, masking, offset, base, overrides = _run_kind(run_dir)
+    if offset:  # a refined run's steps continue its base run's (the x axis of both is env steps from scratch)
+        for table in (metrics, evals):
+            if "step" in table:
+                table["step"] = table["step"] + offset
+    return RunData(run_dir.resolve().name, swept, metrics, evals, *describe_run(run_dir), env=env, masking=masking,
+                   offset=offset, base=base, overrides=overrides and "override_frac" in metrics)
+
+
+def _run_kind(run_dir: Path) -> tuple[str, bool, int, str, bool]:
+    """(task, whether masking applies, step offset, base run, whether a guide overrides actions) from config.json:
+    masking applies to TD3 with a prior (not to plain TD3, nor to PPO, whose evaluation has no masked half); a guide
+    to PPO refined by ULTRA (its prior_kind "guide", or its ultra.json); a run refined from another
+    (PPOConfig.init_from, ULTRA's refinement) starts after its base run's total_steps. Without config.json:
+    ("", True, 0, "", True): whatever the CSVs hold is drawn."""
+    import json
+
+    path = run_dir / "config.json"
+    if not path.is_file():
+        return "", True, 0, "", True
+    config = json.loads(path.read_text())
+    ppo = config.get("algo") == "ppo"
+    guided = ppo and (config.get("prior_kind") == "guide" or (run_dir / "ultra.json").is_file())
+    masking = not ppo and config.get("prior", "none") != "none"
+    base, offset = str(config.get("init_from") or ""), 0
+    if base:
+        base_config = Path(base) / "config.json"
+        if not base_config.is_file():
+            raise FileNotFoundError(f"{run_dir} was refined from {base}, which has no config.json: its steps cannot "
+                                    "be placed after the base run's; restore the base run (plot needs only its "
+                                    "config.json)")
+        offset = int(json.loads(base_config.read_text()).get("total_steps", 0))
+    return str(config.get("env", "")), masking, offset, base, guided
 
 
 def describe_run(run_dir: str | Path) -> tuple[str, str, str]:
@@ -259,41 +300,53 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
     if labels is not None and len(labels) != len(run_data):
         raise ValueError(f"--labels names {len(labels)} runs but {len(run_data)} run directories were given; "
                          f"give one label per run directory")
-    fig = Figure(figsize=(16, 4.5), layout="constrained")
+    any_masking = any(run.masking for run in run_data)  # panel (c) and masked evaluations only where they apply
+    any_ppo = any(run.overrides for run in run_data)  # ULTRA's overridden fraction (a guided PPO run)
+    fig = Figure(figsize=(16, 4.5) if any_masking or any_ppo else (11, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
-    ax_train, ax_eval, ax_mask = fig.subplots(1, 3)
+    ax_train, ax_eval, *rest = fig.subplots(1, 3 if any_masking or any_ppo else 2)
+    ax_mask = rest[0] if rest else None
     colours = iter(_palette())
-    any_eval = any_ppo = False
+    any_eval = any_masked = False
     for i, run in enumerate(run_data):
         for suffix, where in groups(run):
             colour = next(colours)
             label = run.describe(" ".join(p for p in ((labels[i] if labels else run.name), suffix) if p))
+            if run.offset:
+                label += f" (refined from {Path(run.base).name}: from step {run.offset:,})"
             _line(ax_train, curve(run.metrics, "episode_return", where, x, smooth, band), colour, "-", label)
-            for key, style in (("return_unmasked", "-"), ("return_masked", "--")):
-                any_eval |= _line(ax_eval, curve(run.evals, key, where, x, kind=band), colour, style, None)
-            _line(ax_mask, curve(run.metrics, "epsilon", where, x, kind=band), colour, "-", None)
-            _line(ax_mask, curve(run.metrics, "masked_frac", where, x, kind=band), colour, ":", None)
-            any_ppo |= "override_frac" in run.metrics  # PPO: ULTRA's overridden fraction in place of masking
-            _line(ax_mask, curve(run.metrics, "override_frac", where, x, kind=band), colour, "-.", None)
+            any_eval |= _line(ax_eval, curve(run.evals, "return_unmasked", where, x, kind=band), colour, "-", None)
+            if run.masking:
+                any_masked |= _line(ax_eval, curve(run.evals, "return_masked", where, x, kind=band), colour, "--",
+                                    None)
+                _line(ax_mask, curve(run.metrics, "epsilon", where, x, kind=band), colour, "-", None)
+                _line(ax_mask, curve(run.metrics, "masked_frac", where, x, kind=band), colour, ":", None)
+            if run.overrides:
+                _line(ax_mask, curve(run.metrics, "override_frac", where, x, kind=band), colour, "-.", None)
     smoothing = f", moving average over {smooth} log rows" if smooth > 1 else ""
     ax_train.set(title=f"(a) training episode return{smoothing}", ylabel="return")
-    ax_eval.set(title="(b) evaluation return (deterministic actor)", ylabel="return")
-    ax_mask.set(title="(c) masking" + (" / ULTRA's overrides (PPO)" if any_ppo else ""),
-                ylabel="probability / fraction", ylim=(-0.05, 1.05))
-    for ax in (ax_train, ax_eval, ax_mask):
+    ax_eval.set(title="(b) evaluation return (deterministic actor" + (")" if any_masked else ", no box)"),
+                ylabel="return")
+    if ax_mask is not None:
+        what = [w for w, on in (("masking", any_masking), ("ULTRA's overrides (PPO)", any_ppo)) if on]
+        ax_mask.set(title="(c) " + " / ".join(what), ylabel="probability / fraction", ylim=(-0.05, 1.05))
+    for ax in (ax_train, ax_eval, *rest):
         ax.set_xlabel(X_AXES[x])
         ax.grid(alpha=0.3)
     ax_train.legend(fontsize="small", title=BANDS[band], title_fontsize="small")
     if where := setting_title([(run.task, run.backend) for run in run_data]):
         fig.suptitle(where, color="C3" if where.startswith("MIXED") else "black")
-    style = lambda ls, text: Line2D([], [], color="0.3", ls=ls, label=text)
-    if any_eval:
-        ax_eval.legend(handles=[style("-", "unmasked"), style("--", "masked")], fontsize="small")
     else:
+        fig.suptitle("task and backend not recorded (run directories without config.json)", color="0.4")
+    style = lambda ls, text: Line2D([], [], color="0.3", ls=ls, label=text)
+    if any_masked:
+        ax_eval.legend(handles=[style("-", "unmasked"), style("--", "masked")], fontsize="small")
+    elif not any_eval:
         ax_eval.text(0.5, 0.5, "no evaluations\n(--eval-episodes 0)", ha="center", va="center",
                      transform=ax_eval.transAxes, color="0.4")
-    ax_mask.legend(handles=[style("-", "epsilon"), style(":", "masked fraction")]
-                   + ([style("-.", "overridden fraction")] if any_ppo else []), fontsize="small")
+    if ax_mask is not None:
+        ax_mask.legend(handles=([style("-", "epsilon"), style(":", "masked fraction")] if any_masking else [])
+                       + ([style("-.", "overridden fraction")] if any_ppo else []), fontsize="small")
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(out, dpi=100)
@@ -301,8 +354,9 @@ def plot_runs(run_data: list[RunData], out: str | Path | None = None, x: str = "
 
 
 def plot(run_dirs: list[str | Path], out: str | Path | None = None, x: str = "step", labels: list[str] | None = None,
-         smooth: int = 1, band: str = "iqm") -> Path:
-    """`camel-jax plot`: load the runs and write the PNG (default RUN_DIR/plots/curves.png for a single run)."""
+         smooth: int = 1, band: str = "iqm", mixed_tasks: bool = False) -> Path:
+    """`camel-jax plot`: load the runs and write the PNG (default RUN_DIR/plots/curves.png for a single run). Runs
+    of different tasks are refused unless `mixed_tasks` (their returns are not on one scale)."""
     if not run_dirs:
         raise ValueError("name at least one run directory, e.g. camel-jax plot runs/my_run")
     if not out:
@@ -311,8 +365,16 @@ def plot(run_dirs: list[str | Path], out: str | Path | None = None, x: str = "st
         out = Path(run_dirs[0]) / "plots" / "curves.png"
     if band not in BANDS:  # before reading anything
         raise ValueError(f"--band {band}: use one of {', '.join(BANDS)}")
+    loaded = [load_run(d) for d in run_dirs]
+    tasks = {}
+    for d, run in zip(run_dirs, loaded):
+        tasks.setdefault(run.env or "not recorded", []).append(Path(d).name)
+    if len(tasks) > 1 and not mixed_tasks:
+        each = "; ".join(f"{task}: {', '.join(names)}" for task, names in tasks.items())
+        raise ValueError(f"the runs are of different tasks ({each}), whose returns are not comparable; plot each "
+                         "task apart, or pass --mixed-tasks to overlay them anyway")
     provenance.warn_mixed(run_dirs, "camel-jax plot")
-    plot_runs([load_run(d) for d in run_dirs], out, x, labels, smooth, band)
+    plot_runs(loaded, out, x, labels, smooth, band)
     return Path(out)
 
 

@@ -103,6 +103,11 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         gym = _GymSteps(tr, venv, seeds)
 
     template = jax.eval_shape(init, keys, hyper, guide_state)
+    if not config.quiet:  # on MJX the first compile takes minutes on a CPU: say so before it starts (as TD3 does)
+        cache = jax.config.jax_compilation_cache_dir if config.compile_cache else None
+        print(f"compiling PPO's {'training chunk' if config.backend == 'mjx' else 'update'} (XLA; the first log line "
+              "waits for it; " + (f"cached in {cache} for later runs of these settings)" if cache else
+                                  "no compile cache)"), flush=True)
     ckpt = Checkpoints(run_dir, config.keep_checkpoints)
     restored = ckpt.restore(template) if resume_dir is not None else None
     if restored is None:

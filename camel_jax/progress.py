@@ -29,6 +29,7 @@ class Progress:
                  show_matched: bool = False):
         self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
         self.metric_fields, self.eval_fields = metric_fields, eval_fields  # the CSV columns (PPO has its own)
+        self.masked = "masked_frac" in metric_fields  # TD3 / CAMEL: a masked evaluation too (PPO has no mask)
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None
@@ -77,7 +78,8 @@ class Progress:
         runs.append(run_dir, "eval.csv", runs.fields(self.eval_fields, self.config), rows)
         self._sink_log(run_dir, step, "eval", rows)
         masked = float(np.mean(out["return_masked"])) if "return_masked" in out else np.nan  # PPO: unmasked only
-        line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}  masked {masked:9.1f}"
+        line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}" + (
+            f"  masked {masked:9.1f}" if "return_masked" in out else "")  # PPO has no mask: no masked column
         if self.bar is not None:
             self.status.update(unmasked=float(np.mean(out["return_unmasked"])), masked=masked)
             self._refresh(step)
@@ -111,7 +113,9 @@ class Progress:
         f = lambda v: f"{v:.1f}" if np.isfinite(v) else "-"
         matched = f"  matched {self.matched:,d}" if self.show_matched else ""
         self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
-                                 f"eval {f(s['unmasked'])} unmasked / {f(s['masked'])} masked{matched}")  # redraws
+                                 f"eval {f(s['unmasked'])} unmasked"
+                                 + (f" / {f(s['masked'])} masked" if self.masked else "")
+                                 + matched)  # redraws
 
 
 def _mean_return(rows: list[dict]) -> float:

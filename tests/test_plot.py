@@ -4,6 +4,7 @@ of fractions kept in [0, 1], NaN rows skipped per seed, overlays, grid points as
 
 import csv
 import itertools
+import json
 import math
 import struct
 
@@ -261,3 +262,61 @@ def test_default_band_is_the_iqm_with_its_bootstrap_ci(tmp_path, capsys):
     with pytest.raises(ValueError, match="--band sd"):
         plots.plot([run_dir], tmp_path / "x.png", band="sd")
     assert not (tmp_path / "x.png").exists()
+
+
+def _config(run_dir, **fields):
+    """Give a hand-written run directory the config.json fields the plot reads (task, backend, prior, algo)."""
+    (run_dir / "config.json").write_text(json.dumps({"env": "hopper", "backend": "gymnasium", "prior": "hopper",
+                                                     **fields}))
+    return run_dir
+
+
+def test_plain_td3_and_ppo_runs_get_no_masking_panel_and_no_masked_evaluation(tmp_path):
+    td3 = _config(seeds3(tmp_path / "td3"), prior="none")
+    ppo = _config(seeds3(tmp_path / "ppo"), algo="ppo", prior="none")
+    fig = plots.plot_runs([plots.load_run(td3), plots.load_run(ppo)])
+    assert len(fig.axes) == 2  # (a) and (b): no epsilon or masked fraction applies
+    _, ax_eval = fig.axes
+    assert [ln.get_linestyle() for ln in ax_eval.lines] == ["-", "-"]  # unmasked only
+    assert ax_eval.get_legend() is None and "no box" in ax_eval.get_title()
+    assert fig.get_suptitle() == "hopper on gymnasium"  # task and backend named
+
+
+def test_camel_beside_td3_draws_masking_for_camel_only(tmp_path):
+    camel = _config(seeds3(tmp_path / "camel"))
+    td3 = _config(seeds3(tmp_path / "td3"), prior="none")
+    fig = plots.plot_runs([plots.load_run(camel), plots.load_run(td3)])
+    ax_train, ax_eval, ax_mask = fig.axes[:3]
+    assert [ln.get_linestyle() for ln in ax_mask.lines] == ["-", ":"]  # CAMEL's epsilon and masked fraction
+    assert ax_mask.lines[0].get_color() == ax_train.lines[0].get_color()
+    assert [ln.get_linestyle() for ln in ax_eval.lines] == ["-", "--", "-"]  # TD3: unmasked only
+    assert [t.get_text() for t in ax_eval.get_legend().get_texts()] == ["unmasked", "masked"]
+
+
+def test_different_tasks_are_refused_unless_mixed_tasks(tmp_path, capsys):
+    hop = _config(seeds3(tmp_path / "hop"))
+    walk = _config(seeds3(tmp_path / "walk"), env="walker2d", prior="walker2d")
+    out = tmp_path / "both.png"
+    assert main(["plot", str(hop), str(walk), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "different tasks (hopper: hop; walker2d: walk)" in err[0] and "--mixed-tasks" in err[0]
+    assert not out.exists()
+    assert main(["plot", str(hop), str(walk), "--out", str(out), "--mixed-tasks"]) == 0 and out.is_file()
+    fig = plots.plot_runs([plots.load_run(hop), plots.load_run(walk)])
+    assert fig.get_suptitle().startswith("MIXED TASKS: hopper on gymnasium, walker2d on gymnasium")
+
+
+def test_a_refined_run_is_drawn_after_its_base_runs_steps(tmp_path):
+    base = _config(seeds3(tmp_path / "base"), algo="ppo", prior="none", total_steps=1000)
+    refined = _config(seeds3(tmp_path / "refined"), algo="ppo", prior="none", init_from=str(base))
+    run = plots.load_run(refined)
+    assert run.offset == 1000 and not run.masking
+    fig = plots.plot_runs([plots.load_run(base), run])
+    ax_train, ax_eval = fig.axes[:2]
+    np.testing.assert_allclose(ax_train.lines[0].get_xdata(), STEPS)
+    np.testing.assert_allclose(ax_train.lines[1].get_xdata(), [1100, 1200, 1300, 1400])
+    np.testing.assert_allclose(ax_eval.lines[1].get_xdata(), [1200, 1400])
+    assert "refined from base: from step 1,000" in ax_train.get_legend().get_texts()[1].get_text()
+    (base / "config.json").unlink()
+    with pytest.raises(FileNotFoundError, match="was refined from .*, which has no config.json"):
+        plots.load_run(refined)

@@ -376,19 +376,29 @@ def test_plot_draws_a_ppo_run_as_one_curve_with_its_overrides(gym_run, tmp_path)
     assert plots.groups(run) == [("", {})]
     fig = plots.plot_runs([run], tmp_path / "p.png")
     assert (tmp_path / "p.png").stat().st_size > 0
-    assert fig.axes[2].get_title() == "(c) masking / ULTRA's overrides (PPO)"
+    assert len(fig.axes) == 2  # plain PPO: no masking and no guide, so no panel (c)
+    assert [ln.get_linestyle() for ln in fig.axes[1].lines] == ["-"]  # unmasked evaluation only
+    (run_dir / "ultra.json").write_text("{}")  # as a refined run: its overridden fraction gets panel (c)
+    try:
+        fig = plots.plot_runs([plots.load_run(run_dir)])
+    finally:
+        (run_dir / "ultra.json").unlink()
+    assert fig.axes[2].get_title() == "(c) ULTRA's overrides (PPO)"
 
 
-def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path):
+def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path, capsys):
     """With a vanishing step size the refined run ends where the base run ended (parameters), and its observation
-    and reward statistics go on counting from the base run's."""
+    and reward statistics go on counting from the base run's. Not quiet, it says it compiles before it does."""
     from camel_jax.ppo_loop import train
 
     _, base_dir = gym_run
     base = _final_policy(base_dir)
-    config = PPOConfig(**{**TINY, "total_steps": 128}, backend="gymnasium", eval_episodes=0, learning_rate=1e-12,
-                       init_from=str(base_dir), out=str(tmp_path / "refined"))
+    config = PPOConfig(**{**TINY, "total_steps": 128, "quiet": False}, backend="gymnasium", eval_episodes=0,
+                       learning_rate=1e-12, init_from=str(base_dir), out=str(tmp_path / "refined"))
+    capsys.readouterr()
     refined = _final_policy(train(config))
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("compiling PPO's update (XLA; the first log line waits for it")
     for x, y in zip(jax.tree.leaves(refined["params"]), jax.tree.leaves(base["params"])):
         np.testing.assert_allclose(x, y, atol=1e-8)
     np.testing.assert_allclose(refined["obs_stats"]["count"], base["obs_stats"]["count"] + 2 + 128, rtol=1e-6)

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+
+from camel_jax.console import import_mjx
+
+import_mjx()  # before brax: mujoco.mjx's warp notices stay off the console (camel_jax/console.py)
 from brax.envs.base import Env, State
 
 

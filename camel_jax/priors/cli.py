@@ -8,11 +8,9 @@ as one line on stderr with no traceback and no file half-written.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime
 import functools
-import io
 import shlex
 import sys
 import typing
@@ -95,6 +93,9 @@ class Import(Limits):
     ANTHROPIC_API_KEY)"""
     samples: int = translate.SAMPLES
     """rollout observations to certify on"""
+    overwrite: bool = False
+    """replace --out's import_report.md and candidates of the same names (without it, a folder that has an
+    import_report.md is an error: choose another --out)"""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -155,8 +156,9 @@ class Rollouts:
 class Evaluate(Rollouts):
     """Roll out candidate priors, rank them and write a markdown report."""
 
-    backend: Literal[select.BACKENDS] = "mjx"
-    """mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks"""
+    backend: Literal[select.BACKENDS] = "gymnasium"
+    """gymnasium (the default, as for select: the paper's C MuJoCo v4 tasks, fastest on a CPU) or mjx (all rollouts in
+    one jitted program: for a GPU; minutes of compiling on a CPU)"""
     rank_by: Literal[select.RANK_BY] = "return"
     """score used for the ranking"""
     write_return: bool = False
@@ -169,7 +171,8 @@ class Select(Rollouts):
     and write a report naming the chosen one."""
 
     backend: Literal[select.BACKENDS] = "gymnasium"
-    """mjx: all rollouts in one jitted program; gymnasium: the paper's C MuJoCo v4 tasks"""
+    """gymnasium (the default, as for evaluate: the paper's C MuJoCo v4 tasks, fastest on a CPU) or mjx (all
+    rollouts in one jitted program: for a GPU; minutes of compiling on a CPU)"""
     rank_by: Literal[select.RANK_BY] = "speed"
     """score used for the ranking"""
 
@@ -297,7 +300,8 @@ def _import(args, argv) -> int:
         print(f"VALID {o.path}" if o.ok else f"INVALID {answer}: {' '.join(o.reason.split())}", flush=True)
 
     rows, report = importer.import_answers(args.answers, specs.load(args.env), args.out, args.style, args.model,
-                                           translator, _limits(args), f"{PROG} {shlex.join(argv)}", show)
+                                           translator, _limits(args), f"{PROG} {shlex.join(argv)}", show,
+                                           overwrite=args.overwrite)
     valid = sum(o.ok for _, o in rows)
     print(f"{valid} of {len(rows)} answers valid; report written to {report}")
     return 0 if valid else 1
@@ -373,8 +377,9 @@ def _rank(args, argv, files: list[Path], path: Path, choose: bool) -> list[selec
 def _import_mjx_quietly() -> None:
     """mujoco.mjx prints "Failed to import warp" on stdout when warp is absent (harmless on CPU); stdout is for
     results, so import it once with that notice dropped."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        import mujoco.mjx  # noqa: F401
+    from camel_jax.console import import_mjx
+
+    import_mjx()
 
 
 def _limits(args) -> sandbox.Limits:

@@ -101,10 +101,11 @@ def to_jnp(code: str, spec: specs.TaskSpec, translator: Translator,
 
 def import_answers(paths: list[Path], spec: specs.TaskSpec, out_dir: Path, style: str, model: str | None,
                    translator: Translator, limits: sandbox.Limits = sandbox.DEFAULT_LIMITS, command: str = "",
-                   on_outcome: Callable[[Path, Outcome], None] | None = None) -> tuple[list[tuple[Path, Outcome]], Path]:
+                   on_outcome: Callable[[Path, Outcome], None] | None = None,
+                   overwrite: bool = True) -> tuple[list[tuple[Path, Outcome]], Path]:
     """Import each answer file as `<out_dir>/<stem>.py`; returns ([(answer, outcome)], the report's path).
-    Usage problems (a missing answer, two answers with one stem, `out_dir` a file or inside the installed package)
-    raise SetupError before anything is written."""
+    Usage problems (a missing answer, two answers with one stem, `out_dir` a file or inside the installed package,
+    or holding a report of an earlier import unless `overwrite`) raise SetupError before anything is written."""
     read = [answers.read(p) for p in paths]
     stems = [a.path.stem for a in read]
     twice = sorted({s for s in stems if stems.count(s) > 1})
@@ -115,6 +116,9 @@ def import_answers(paths: list[Path], spec: specs.TaskSpec, out_dir: Path, style
         raise SetupError(f"--out {out_dir} is inside the installed camel_jax package; choose a folder of your own")
     if out_dir.exists() and not out_dir.is_dir():
         raise SetupError(f"--out {out_dir} is a file, not a folder; choose a folder for the candidates")
+    if (out_dir / REPORT_NAME).is_file() and not overwrite:  # `priors import` passes overwrite=False by default
+        raise SetupError(f"--out {out_dir} has an {REPORT_NAME} from an earlier import; choose another --out, or "
+                         "pass --overwrite to replace it and the candidates of the same names")
     rows = []
     for answer in read:
         if answer.error:
