@@ -7,3 +7,25 @@ import tempfile
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.join(tempfile.gettempdir(), "camel-jax-test-xla-cache"))
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "1")
+
+
+# Where the suite's time goes (issue #27): with CAMEL_JAX_TEST_CPU=FILE, each test's CPU seconds (this process and
+# the subprocesses it waited for, so machine load does not inflate it as it does wall time) go to FILE as JSON lines.
+if os.environ.get("CAMEL_JAX_TEST_CPU"):
+    import json
+    import resource
+    import time
+
+    import pytest
+
+    def _cpu() -> float:
+        own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        cpu, wall = _cpu(), time.perf_counter()
+        yield
+        with open(os.environ["CAMEL_JAX_TEST_CPU"], "a") as f:
+            f.write(json.dumps({"test": item.nodeid, "cpu_s": round(_cpu() - cpu, 2),
+                                "wall_s": round(time.perf_counter() - wall, 2)}) + "\n")
