@@ -149,3 +149,14 @@ def test_the_code_blocks_run(page, checkout, ran):
         ran.add(run)
     for pattern in EXPECT.get(page, []):
         assert list(checkout.glob(pattern)), f"{page}: its blocks ran but left no {pattern}"
+
+
+def test_the_readme_links_into_the_repository_resolve():
+    """README.md is read on GitHub and in the sdist, outside the site's strict build: its relative links and images
+    must name files that exist (the site's own links are checked by mkdocs build --strict)."""
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [t for t in targets if not re.match(r"[a-z]+:", t)]
+    assert len(local) >= 20 and "docs/get-started.md" in local and "bench/results/quickstart/curves.png" in local
+    assert [t for t in local if not (ROOT / t).exists()] == []
+    assert len(text.splitlines()) <= 150
