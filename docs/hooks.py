@@ -2,7 +2,7 @@
 
 - `<!-- defaults: camel_jax.config:Config -->` in a page becomes a table of that dataclass's fields: the flag, the
   default and the field's docstring, read from the class itself, so a changed default changes the page;
-- `$$ ... $$` blocks (outside code) become MathML, which browsers render without JavaScript or a network;
+- `$$ ... $$` blocks and `$...$` inline (outside code) become MathML, which browsers render without JavaScript or a network;
 - the figures under bench/results/ (two levels deep) join the site at the same paths, so pages show the committed
   results without copies (`![...](../bench/results/compare_hopper.png)` from a page in a subfolder).
 
@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS = re.compile(r"<!--\s*defaults:\s*([\w.]+):(\w+)\s*-->")
 FENCE = re.compile(r"^(```|~~~)")
 DISPLAY_MATH = re.compile(r"^\$\$\n(.*?)\n\$\$$", re.DOTALL | re.MULTILINE)
+INLINE_MATH = re.compile(r"(?<![\w$\\])\$(?=\S)([^$\n]+?)(?<=\S)\$(?![\w$])")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
 
 def field_docs(cls) -> dict[str, str]:
@@ -108,7 +110,19 @@ def _convert_math(text: str, convert) -> str:
             raise PluginError(f"cannot convert the formula {match.group(1).strip()!r}: {e}") from None
         return f'<div class="math">{mathml}</div>'
 
-    return DISPLAY_MATH.sub(one, text)
+    def inline(match: re.Match) -> str:
+        try:
+            return convert(match.group(1))
+        except Exception as e:  # noqa: BLE001 (latex2mathml raises many types of its own)
+            raise PluginError(f"cannot convert the formula {match.group(1)!r}: {e}") from None
+
+    text = DISPLAY_MATH.sub(one, text)
+    # inline formulas, outside code spans (a code span's `$` is shell, not math)
+    out, last = [], 0
+    for span in CODE_SPAN.finditer(text):
+        out += [INLINE_MATH.sub(inline, text[last:span.start()]), span.group(0)]
+        last = span.end()
+    return "".join([*out, INLINE_MATH.sub(inline, text[last:])])
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
