@@ -30,7 +30,7 @@ DEFAULTS = re.compile(r"<!--\s*defaults:\s*([\w.]+):(\w+)\s*-->")
 FENCE = re.compile(r"^(```|~~~)")
 DISPLAY_MATH = re.compile(r"^\$\$\n(.*?)\n\$\$$", re.DOTALL | re.MULTILINE)
 INLINE_MATH = re.compile(r"(?<![\w$\\])\$(?=\S)([^$\n]+?)(?<=\S)\$(?![\w$])")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 
 
 def field_docs(cls) -> dict[str, str]:
