@@ -35,6 +35,8 @@ TINY = [
     (re.compile(r"--episodes \d+"), "--episodes 1"),
     (re.compile(r"--num-steps \d+"), "--num-steps 64"),
     (re.compile(r"--steps \d+"), "--steps 128"),
+    (re.compile(r"--log-every \d+"), "--log-every 64"),
+    (re.compile(r"\blog_every=[\d_]+"), "log_every=64"),
     (re.compile(r"\btotal_steps=[\d_]+"), "total_steps=256"),
     (re.compile(r"\blearning_starts=[\d_]+"), "learning_starts=128"),
     (re.compile(r"\beval_every=[\d_]+"), "eval_every=256"),
