@@ -42,7 +42,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def test_the_site_builds_strictly_with_generated_defaults_and_equations(site):
-    from camel_jax.config import Config
+    from camel_jax import Config  # the package's name for TD3's config, wherever its module lives
 
     camel = (site / "algorithms" / "camel" / "index.html").read_text()
     # the defaults table is generated from the dataclass: its values are the code's, not a copy
