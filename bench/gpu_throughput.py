@@ -6,7 +6,7 @@
       MuJoCo Warp cannot run (envs.check_mjx_impl).
   (2) the fused trainer (`run_chunk`, jitted with the state donated as loop.py does) with presets/fast.json on one
       task, at each vmapped seed count: env steps/s over all seeds, per seed, and gradient updates/s. A seed count
-      whose replay buffers alone (camel_jax.memory.buffer_bytes_per_member x seeds) exceed the device's memory limit
+      whose replay buffers alone (camel_jax.algos.td3.memory.buffer_bytes_per_member x seeds) exceed the device's memory limit
       is skipped with that reason.
 Every item records its compile time (first call minus one steady call) and the device's peak memory so far (jax's
 `memory_stats()`, where the backend reports it: the peak is over the whole process, items run from small to large).
@@ -37,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from throughput import Item, first_call, fmt, interleaved, log, machine_info, rate_cell
 
 from camel_jax import envs
-from camel_jax.config import Config
-from camel_jax.memory import buffer_bytes_per_member
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.memory import buffer_bytes_per_member
+from camel_jax.algos.td3.trainer import make_train
 from camel_jax.priors.baselines import resolve
-from camel_jax.trainer import make_train
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

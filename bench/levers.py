@@ -7,7 +7,7 @@
       against camel-jax's `GymVecEnv` (its own loop over `gym.make(..., disable_env_checker=True)`), random actions;
   (3) the twin critics: two MLPs (ours) against one vmapped MLP over a stacked parameter axis (one batched matmul
       per layer), `td3.update` scanned 50 times on a fixed batch, updates/s;
-  (4) imports before the first step: `import camel_jax.loop` and the gymnasium backend, with brax (and MJX through
+  (4) imports before the first step: `import camel_jax.algos.td3.loop` and the gymnasium backend, with brax (and MJX through
       it) imported as well or not, in fresh interpreters (wall s, median).
 XLA CPU threading options are a process setting: run the script again under XLA_FLAGS to compare them.
 Whole-process times (start-up, compilation, the compilation cache) are bench/whole_run.py's.
@@ -33,12 +33,13 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from camel_jax import buffer as replay
-from camel_jax import envs, td3
-from camel_jax.config import Config
-from camel_jax.loop import gym_step
-from camel_jax.networks import MLP, Actor, TwinCritic
-from camel_jax.trainer import make_train
+from camel_jax import envs
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3 import update as td3
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.loop import gym_step
+from camel_jax.algos.td3.networks import MLP, Actor, TwinCritic
+from camel_jax.algos.td3.trainer import make_train
 
 
 def alternate(variants: dict, reps: int) -> dict:
@@ -167,8 +168,8 @@ def twin_critic(reps: int, length: int = 50) -> dict:
 
 
 def imports(reps: int) -> dict:
-    code = {"without brax (ours)": "import camel_jax.loop, camel_jax.envs.gym_driver",
-            "with brax.envs (before)": "import camel_jax.loop, camel_jax.envs.gym_driver, brax.envs"}
+    code = {"without brax (ours)": "import camel_jax.algos.td3.loop, camel_jax.envs.gym_driver",
+            "with brax.envs (before)": "import camel_jax.algos.td3.loop, camel_jax.envs.gym_driver, brax.envs"}
 
     def timed(src):
         def run():

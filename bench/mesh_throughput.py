@@ -4,7 +4,7 @@
 XLA's CPU device count is fixed when jax starts, so this runs in its own process with
 XLA_FLAGS=--xla_force_host_platform_device_count=D (set here before jax is imported); bench/throughput.py calls it
 as item (f). Both programs are compiled as loop.py compiles them (jit of `run_chunk` over all members, donated state; the
-mesh one through camel_jax.sharding) and timed round-robin like the other items. On CPU the D "devices" are
+mesh one through camel_jax.core.sharding) and timed round-robin like the other items. On CPU the D "devices" are
 thread pools on the same cores, so this measures the cost of the mesh machinery, not a speed-up.
 
     python bench/mesh_throughput.py --devices 4 --seeds 4 --num-envs 16 --out /tmp/mesh.json
@@ -43,10 +43,10 @@ def main(argv=None) -> dict:
     from throughput import Item, base_config, first_call, interleaved, log
 
     from camel_jax import envs
-    from camel_jax.config import Config
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.algos.td3.trainer import make_train
+    from camel_jax.core.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
     from camel_jax.priors.baselines import resolve
-    from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
-    from camel_jax.trainer import make_train
 
     defaults = argparse.Namespace(env=args.env, learning_starts=0)
     config = base_config(defaults, backend="mjx", seeds=tuple(range(args.seeds)), num_envs=args.num_envs)

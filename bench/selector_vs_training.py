@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from camel_jax import runs as run_dirs
+from camel_jax.core import runs as run_dirs
 from camel_jax.priors import select
 
 PICK = "speed"  # the score `priors select` ranks by (it was "progress" until this check; both are in the table)

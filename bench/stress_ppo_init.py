@@ -1,8 +1,8 @@
 """The PPO network init vmapped over seeds, compiled and run again and again: flax's orthogonal initializer as is
-(batched QR) against `camel_jax.ppo.orthogonal` (one QR per member), each in a fresh process under a time limit.
+(batched QR) against `camel_jax.algos.ppo.loss.orthogonal` (one QR per member), each in a fresh process under a time limit.
 
 With jaxlib 0.10.2 on a 2-core CPU the batched init hangs within seconds (both intra-op pool threads blocked in
-`ParallelBatchMap` under `lapack_sgeqrf_ffi`; see `camel_jax/ppo.py`, `orthogonal`), which is what stopped two CI
+`ParallelBatchMap` under `lapack_sgeqrf_ffi`; see `camel_jax/algos/ppo/loss.py`, `orthogonal`), which is what stopped two CI
 runs of the test suite; the per-member one finishes. A hung process is killed at `--timeout` and reported as such.
 
     python bench/stress_ppo_init.py [--iterations 3000] [--timeout 90] [--out bench/results/stress_ppo_init.json]
@@ -21,9 +21,9 @@ from pathlib import Path
 CHILD = """
 import sys, time
 import flax.linen as nn, jax, jax.numpy as jnp
-from camel_jax import ppo
+from camel_jax.algos.ppo import loss as ppo
 variant, iterations = sys.argv[1], int(sys.argv[2])
-if variant == "flax":  # the network of camel_jax.ppo with flax's initializer in place of ppo.orthogonal
+if variant == "flax":  # the network of camel_jax.algos.ppo.loss with flax's initializer in place of ppo.orthogonal
     ppo.orthogonal = nn.initializers.orthogonal
 net = ppo.ActorCritic(3)  # hopper: 11 observations, 3 actions; six orthogonally initialised layers
 f = jax.jit(jax.vmap(lambda k: net.init(k, jnp.zeros((1, 11)))))

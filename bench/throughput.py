@@ -6,7 +6,7 @@
       learning starts, read from its own SPS lines. The ratios below are to (a) when it ran, else to (b).
   (b) camel-jax's gymnasium backend at CleanRL-equivalent settings (Hopper, one env, one update per env step,
       batch 256, 256-256 nets, policy_frequency 2, learning already started): env steps/s of the host loop, driven
-      exactly as `camel_jax.loop.train` drives it (the same `jax.jit(jax.vmap(tr.act))` /
+      exactly as `camel_jax.algos.td3.loop.train` drives it (the same `jax.jit(jax.vmap(tr.act))` /
       `jax.jit(jax.vmap(tr.learn), donate_argnums=0)` around `make_train`'s pure functions), plus a per-step
       breakdown (C MuJoCo step, learn_act) and the C MuJoCo env alone with random actions.
   (c) the update-only ceiling: the same `learn` (insert + sample + one TD3 update) scanned inside one compiled
@@ -47,12 +47,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import buffer as replay
-from camel_jax import envs, td3
-from camel_jax.config import Config
-from camel_jax.loop import gym_step
+from camel_jax import envs
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3 import update as td3
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.loop import gym_step
+from camel_jax.algos.td3.trainer import make_train
 from camel_jax.priors.baselines import resolve
-from camel_jax.trainer import make_train
 
 
 # ----------------------------------------------------------------------------------------------------------- timing
@@ -163,7 +164,7 @@ def _split_seeds(x, seeds: int):
 
 
 def gym_learner(config: Config):
-    """The gymnasium path of `camel_jax.loop.train`, verbatim: venv, make_train, vmapped init, jitted act and
+    """The gymnasium path of `camel_jax.algos.td3.loop.train`, verbatim: venv, make_train, vmapped init, jitted act and
     learn_act (one call per env step); plain `learn` too, for item (e)."""
     seeds = len(config.seeds)
     prior = resolve(config.prior, config.env)
@@ -176,6 +177,20 @@ def gym_learner(config: Config):
     learn = jax.jit(jax.vmap(tr.learn, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in-place buffer
     learn_act = jax.jit(jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)
     return venv, tr, learner, act, learn, learn_act
+
+
+def scanned_learn(tr):
+    """The update-only ceiling's program: `tr.learn` (insert, sample, one TD3 update) scanned over `length` steps on
+    one fixed transition, no env and no host (also bench/whole_run.py's --ceiling)."""
+
+    def learn_scan(learner, obs, action, env_state, start, length):
+        def body(learner, k):
+            learner, m = tr.learn(learner, obs, action, env_state, k)
+            return learner, m["critic_loss"]
+
+        return jax.lax.scan(body, learner, start + jnp.arange(length))
+
+    return learn_scan
 
 
 def bench_gymnasium(args) -> tuple[dict, dict]:
@@ -220,13 +235,7 @@ def bench_gymnasium(args) -> tuple[dict, dict]:
     fixed_obs, fixed_action = _split_seeds(env_state.obs, seeds), jnp.zeros((1, 1, venv.act_dim), jnp.float32)
     fixed_state = jax.tree.map(lambda x: _split_seeds(x, seeds), env_state)
 
-    def learn_scan(learner, obs, action, env_state, start, length):
-        def body(learner, k):
-            learner, m = tr.learn(learner, obs, action, env_state, k)
-            return learner, m["critic_loss"]
-
-        return jax.lax.scan(body, learner, start + jnp.arange(length))
-
+    learn_scan = scanned_learn(tr)
     scan_len = args.scan_length
     learn_scanned = jax.jit(jax.vmap(learn_scan, in_axes=(0, 0, 0, 0, None, None)), static_argnums=5,
                             donate_argnums=0)

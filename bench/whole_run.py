@@ -78,8 +78,8 @@ def ceiling(args, seconds: float = 2.0, reps: int = 5) -> dict:
     import jax.numpy as jnp
 
     from camel_jax import envs
-    from camel_jax.config import Config
-    from camel_jax.trainer import make_train
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.algos.td3.trainer import make_train
 
     config = Config(env=args.env, backend="gymnasium", prior="none", total_steps=args.total_steps,
                     learning_starts=0, eval_episodes=0)
@@ -90,14 +90,11 @@ def ceiling(args, seconds: float = 2.0, reps: int = 5) -> dict:
     venv.close()
     action = jnp.zeros((1, venv.act_dim))
 
-    def scan(learner, start):
-        def body(learner, k):
-            learner, m = tr.learn(learner, state.obs, action, state, k)
-            return learner, m["critic_loss"]
+    from throughput import scanned_learn  # the same program as bench/throughput.py's ceiling
 
-        return jax.lax.scan(body, learner, start + jnp.arange(100))
-
-    scanned = jax.jit(scan, donate_argnums=0)
+    learn_scan = scanned_learn(tr)
+    scanned = jax.jit(lambda learner, start: learn_scan(learner, state.obs, action, state, start, 100),
+                      donate_argnums=0)
     learner, _ = scanned(learner, 1)
     jax.block_until_ready(learner)
     rates, i = [], 101

@@ -1,20 +1,32 @@
-"""camel-jax: CAMEL (continuous action masking from LLM-written priors) as a vectorized, jitted TD3 trainer.
+"""camel-jax: CAMEL (continuous action masking from LLM-written priors) as a vectorized, jitted TD3 trainer, with PPO
+and ULTRA beside it.
 
-The notebook API (camel_jax/api.py): `train`, `evaluate_run`, `make_env`, `load_prior`, `load_actor`, `Config`,
-`Result`. They are imported on first use, so `import camel_jax` stays light.
+The notebook API (camel_jax/api.py): `train`, `evaluate_run`, `make_env`, `load_prior`, `load_actor`, `Config`
+(TD3's), `PPOConfig`, `Result` and `Curves` (a run's curves per member), and `algorithms()` (the registered names).
+They are imported on first use, so `import camel_jax` stays light.
 """
 
 __version__ = "0.1.0"
-__all__ = ["Config", "Result", "evaluate_run", "load_actor", "load_prior", "make_env", "train"]
+__all__ = ["Config", "Curves", "PPOConfig", "Result", "algorithms", "evaluate_run", "load_actor", "load_prior",
+           "make_env", "train"]
+_API = ("Curves", "Result", "evaluate_run", "load_actor", "load_prior", "make_env", "train")
 
 
 def __getattr__(name: str):
-    if name == "Config":
-        from camel_jax.config import Config
+    if name in ("Config", "PPOConfig"):
+        from camel_jax import algos
 
-        return Config
-    if name in ("Result", "evaluate_run", "load_actor", "load_prior", "make_env", "train"):
+        return algos.get({"Config": "td3", "PPOConfig": "ppo"}[name]).Config
+    if name == "algorithms":
+        from camel_jax.algos import names
+
+        return names
+    if name in _API:
         from camel_jax import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'camel_jax' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

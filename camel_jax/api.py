@@ -2,7 +2,9 @@
 
     import camel_jax as cj
     result = cj.train(cj.Config(env="hopper", seeds=(0, 1, 2), total_steps=30_000), prior="hopper")
-    result.metrics["episode_return"], result.evals["return_unmasked"], result.run_dir
+    curves = result.curves("episode_return")  # .values: members x log steps; .steps; .members (seed, swept values)
+    result.curves("return_unmasked", csv="eval"), result.run_dir
+    ppo = cj.train(cj.PPOConfig(env="hopper", seeds=(0, 1)))  # PPO: the same API
     act = cj.load_actor(result.run_dir)      # the final deterministic actor of member 0, unmasked: obs -> action
     env = cj.make_env("hopper", "gymnasium")  # the env layer the trainer steps
 
@@ -17,47 +19,81 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from camel_jax.config import Config
+from camel_jax.algos.td3.config import Config
+
+
+@dataclasses.dataclass(frozen=True)
+class Curves:
+    """One column of a run's CSV per member: `values[m, t]` is member m's value at `steps[t]` (NaN where it has no
+    row there); `members[m]` is its seed and swept values ({"seed": 0, "delta": 0.1})."""
+
+    column: str
+    members: list[dict]
+    steps: np.ndarray  # (log steps,)
+    values: np.ndarray  # (members, log steps)
+
+    @property
+    def seeds(self) -> np.ndarray:
+        return np.array([m["seed"] for m in self.members])
 
 
 @dataclasses.dataclass(frozen=True)
 class Result:
     run_dir: Path
-    metrics: dict[str, np.ndarray]  # metrics.csv, one array per column (rows: log steps x members)
+    metrics: dict[str, np.ndarray]  # metrics.csv, one array per column (rows: log steps x members, flat)
     evals: dict[str, np.ndarray]  # eval.csv, likewise
-    config: Config  # as run (the backend resolved)
+    config: object  # as run (the backend resolved): a Config (TD3) or a PPOConfig
     record: dict = dataclasses.field(default_factory=dict)  # config.json's record: prior_kind, prior_label, ...
 
+    def curves(self, column: str, csv: str = "metrics") -> Curves:
+        """`column` of metrics.csv (csv="metrics") or eval.csv (csv="eval") as members x log steps, in the run's
+        member order; KeyError naming the columns when it has no such column."""
+        table = {"metrics": self.metrics, "eval": self.evals}[csv]
+        if column not in table:
+            raise KeyError(f"{csv}.csv has no column '{column}'; it has: {', '.join(table)}")
+        return member_curves(table, column, self.config.members())
 
-def train(config: Config | None = None, prior: str | Path | Callable | None = None,
+
+def member_curves(table: dict[str, np.ndarray], column: str, members: list[dict]) -> Curves:
+    """Unflatten a CSV column (rows: log steps x members) into members x log steps, matching each row to its member
+    by the member's seed and swept values."""
+    steps = np.unique(table["step"]) if len(table.get("step", ())) else np.zeros(0)
+    values = np.full((len(members), len(steps)), np.nan)
+    for i, member in enumerate(members):
+        mine = np.ones(len(table["step"]), bool)
+        for k, v in member.items():
+            mine &= np.isclose(table[k].astype(float), float(v))
+        values[i, np.searchsorted(steps, table["step"][mine])] = table[column][mine]
+    return Curves(column, [dict(m) for m in members], steps, values)
+
+
+def train(config=None, prior: str | Path | Callable | None = None,
           callback: Callable[[int, dict], None] | None = None, **overrides) -> Result:
-    """Train the run of `config` (default `Config()`, with `overrides` applied, e.g. `env="walker2d"`) and return its
-    curves. `prior` replaces `config.prior` (see the module docstring); `callback(step, row)` gets every log row as it
-    is written (row: metric name -> one value per member)."""
-    from camel_jax import loop, runs
-    from camel_jax.priors.baselines import ResolvedPrior
-
-    config = dataclasses.replace(config or Config(), **overrides)
-    resolved = None
-    if callable(prior):
-        resolved = ResolvedPrior(_callable_prior(prior, config.env), "callable", _source_of(prior))
-        config = dataclasses.replace(config, prior=runs.CALLABLE_PRIOR + getattr(prior, "__name__", "policy"))
-    elif prior is not None:
-        config = dataclasses.replace(config, prior=str(prior))
-    run_dir = loop.train(config, prior=resolved, on_log=callback)
+    """Train the run of `config` (default `Config()`, TD3; a `PPOConfig` trains PPO; with `overrides` applied, e.g.
+    `env="walker2d"`) and return its curves (`result.curves("episode_return")`: members x log steps). `prior`
+    replaces a TD3 config's `prior` (see the module docstring); `callback(step, row)` gets every log row as it is
+    written (row: metric name -> one value per member)."""
     import json
 
-    from camel_jax.config import RECORDED
+    from camel_jax import algos
+    from camel_jax.core.config import RECORDED
 
+    config = dataclasses.replace(config or Config(), **overrides)
+    plugin = algos.of_config(config)
+    options = {} if callback is None else {"on_log": callback}
+    if prior is not None:
+        if not hasattr(plugin, "with_prior"):
+            raise ValueError(f"{config.algo} takes no prior; leave prior= out (priors mask TD3's actions: CAMEL)")
+        config, options["prior"] = plugin.with_prior(config, prior)
+    run_dir = plugin.train(config, **options)
     raw = json.loads((run_dir / "config.json").read_text())
     return Result(run_dir, read_csv(run_dir / "metrics.csv"), read_csv(run_dir / "eval.csv"),
-                  Config.from_json(run_dir / "config.json"), {k: raw[k] for k in RECORDED if k in raw})
+                  plugin.Config.from_json(run_dir / "config.json"), {k: raw[k] for k in RECORDED if k in raw})
 
 
 def read_csv(path: str | Path) -> dict[str, np.ndarray]:
@@ -97,10 +133,11 @@ def load_actor(run_dir: str | Path, member: int = 0) -> Callable:
     import jax
     import jax.numpy as jnp
 
-    from camel_jax import runs, specs
-    from camel_jax.networks import Actor
+    from camel_jax import specs
+    from camel_jax.algos.td3.actor import load_actor as load_td3_actor
+    from camel_jax.algos.td3.networks import Actor
 
-    config, params = runs.load_actor(Path(run_dir))
+    config, params = load_td3_actor(Path(run_dir))
     if not 0 <= member < len(config.members()):
         raise ValueError(f"member {member} is not in {run_dir} ({len(config.members())} members: 0..."
                          f"{len(config.members()) - 1})")
@@ -125,29 +162,3 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
     result = final_eval.evaluate_run(run_dir, episodes, backend, seed, prior=prior)
     final_eval.write(run_dir, result)
     return result
-
-
-def _callable_prior(fn: Callable, env: str) -> Callable:
-    """`fn` after checking it maps one observation to one action of the task's shapes under jax tracing."""
-    import jax
-    import jax.numpy as jnp
-
-    from camel_jax import specs
-
-    spec = specs.load(env)
-    try:
-        out = jax.eval_shape(fn, jax.ShapeDtypeStruct((spec.obs_dim,), jnp.float32))
-    except Exception as e:  # noqa: BLE001  (any tracing failure is the user's to fix; name it)
-        raise ValueError(f"prior {fn!r} does not trace under jax ({type(e).__name__}: {e}); write it with jax.numpy "
-                         "so that it is jittable") from None
-    if getattr(out, "shape", None) != (spec.act_dim,):
-        raise ValueError(f"prior {fn!r} returns shape {getattr(out, 'shape', type(out))} for one {env} observation; "
-                         f"it must return ({spec.act_dim},)")
-    return fn
-
-
-def _source_of(fn: Callable) -> str:
-    try:
-        return inspect.getsource(fn)
-    except (OSError, TypeError):
-        return f"{fn!r} (source not available)\n"

@@ -1,6 +1,6 @@
 """`camel-jax`: the command line. `compare` trains CAMEL and TD3 (or others of the paper's arms) on the same seeds and
 compares them (camel_jax/comparison.py); `train` is generated from `Config` (field names are the flags); `resume
-RUN_DIR` continues a run (or a comparison) from its latest checkpoint; `sweep` trains a grid (camel_jax/sweep.py); `eval RUN_DIR` scores a
+RUN_DIR` continues a run (or a comparison) from its latest checkpoint; `sweep` trains a grid (camel_jax/core/sweep.py); `eval RUN_DIR` scores a
 finished run's final actor; `plot RUN_DIR...` draws learning curves; `priors ...` is the priors toolbox (camel_jax.priors.cli); `ultra ...` is
 ULTRA (camel_jax.ultra.cli); `completion SHELL` prints a shell-completion script for all of them. Every subcommand's
 options are parsed by tyro; the first word is dispatched here, because `train --algo ppo` and `train --config FILE`
@@ -18,6 +18,10 @@ from typing import Annotated, Literal, Union
 
 import tyro
 
+from camel_jax import algos
+from camel_jax.core.commandline import check_choices as _check_choices
+from camel_jax.core.commandline import user_errors as _user_errors
+
 USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,eval,plot,priors,ultra,completion} ...
 
   compare   the main job: train CAMEL (the task's LLM-written prior) and plain TD3 on the same seeds, then one plot and
@@ -27,6 +31,7 @@ USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,
   train     train TD3 / CAMEL (camel-jax train --help lists every option with its default); --algo ppo trains PPO
             (camel-jax train --algo ppo --help); --config RUN_DIR/config.json [overrides] repeats a run
   resume    continue a killed or interrupted run from its latest checkpoint: camel-jax resume RUN_DIR
+            (--total-steps N extends a finished run)
   sweep     a grid over settings in as few compiled programs as possible: camel-jax sweep --grid delta=0.1,0.3 ...
   eval      evaluate the final actor of a finished run, unmasked and masked: camel-jax eval RUN_DIR --episodes 10
   plot      learning curves (IQM and 95% bootstrap CI over seeds) of one or more runs: camel-jax plot RUN_DIR...
@@ -101,14 +106,23 @@ def _main(argv: list[str] | None = None) -> int:
 
 
 def _sweep(argv: list[str]) -> int:
-    from camel_jax.config import Config
-
-    config = tyro.cli(Config, args=_split_commas(argv), prog="camel-jax sweep",
+    argv = _split_commas(argv)
+    try:
+        algo, argv = _take(argv, "--algo", algos.DEFAULT)
+        plugin = algos.get(algo)
+        if "grid" not in {f.name for f in dataclasses.fields(plugin.Config)}:
+            raise ValueError(f"--algo {algo} has no --grid setting to sweep yet; sweep with --algo "
+                             f"{algos.DEFAULT}")
+    except ValueError as e:
+        print(f"camel-jax sweep: {e}", file=sys.stderr)
+        return 2
+    config = tyro.cli(plugin.Config, args=argv, prog="camel-jax sweep",
                       description="Train every combination of --grid NAME=V1,V2 ... (and every seed). Values of "
-                                  "td3.Hyper fields (delta, mask_fraction, eps0, ...) and the seeds share one "
-                                  "compiled program; each value of any other setting is a run of its own in a "
-                                  "subdirectory of --out, run one after the other.")
-    from camel_jax import sweep
+                                  "the fields the algorithm varies inside one program (TD3: td3.Hyper's delta, "
+                                  "mask_fraction, eps0, ...) and the seeds share one compiled program; each value "
+                                  "of any other setting is a run of its own in a subdirectory of --out, run one "
+                                  "after the other.")
+    from camel_jax.core import sweep
 
     return _reported("sweep", lambda: sweep.run(config))
 
@@ -116,30 +130,28 @@ def _sweep(argv: list[str]) -> int:
 def _train(argv: list[str]) -> int:
     argv = _split_commas(argv)
     try:
-        algo, argv = _take(argv, "--algo", "td3")
+        algo, argv = _take(argv, "--algo", "")
         config_file, argv = _take(argv, "--config", "")
-        if algo not in ALGOS:
-            raise ValueError(f"--algo {algo}: use one of {', '.join(ALGOS)}")
-        if algo == "ppo":
-            from camel_jax.ppo_config import PPOConfig as cls
-        else:
-            from camel_jax.config import Config as cls
-        default = _from_file(cls, config_file) if config_file else None
+        raw = _read_config_file(config_file) if config_file else None
+        stated = str(raw.get("algo", "")) if raw is not None else ""  # a preset or a legacy TD3 run: none
+        if stated not in ("", algo or stated):  # --algo given, and the file states another
+            raise ValueError(f"--config {config_file} is a {stated} run's config, not {algo}'s; drop --algo (the "
+                             "file states its algorithm) or give a config of the other algorithm")
+        algo = algo or stated or algos.DEFAULT
+        plugin = algos.get(algo)
+        cls = plugin.Config
+        default = _from_file(cls, config_file, raw) if config_file else None
         _check_choices(cls, argv)
     except (ValueError, FileNotFoundError) as e:
         print(f"camel-jax train: {e}", file=sys.stderr)
         return 2
     config = tyro.cli(cls, args=argv, prog="camel-jax train", default=default,
-                      description=f"Train {ALGOS[algo]} on MJX or gymnasium MuJoCo. --algo td3|ppo picks the "
-                                  "algorithm (default td3); --config FILE starts from a run's config.json or a "
+                      description=f"Train {plugin.ABOUT} on MJX or gymnasium MuJoCo. --algo "
+                                  f"{'|'.join(algos.names())} picks the algorithm (default {algos.DEFAULT}); "
+                                  "--config FILE starts from a run's config.json (whose algorithm it states) or a "
                                   "preset (the options given here override it). Gymnasium's and JAX's start-up "
                                   "warnings are hidden unless camel-jax --verbose train ... or CAMEL_JAX_VERBOSE=1.")
-    if algo == "ppo":
-        from camel_jax.ppo_loop import train
-    else:
-        from camel_jax.loop import train
-
-    return _reported("train", lambda: train(config))  # train checks the config first
+    return _reported("train", lambda: plugin.train(config))  # train checks the config first
 
 
 def _compare(argv: list[str]) -> int:
@@ -166,8 +178,6 @@ def _compare(argv: list[str]) -> int:
 
     return _reported("compare", lambda: comparison.start(args, command))
 
-
-ALGOS = {"td3": "masking-aware TD3 (CAMEL; plain TD3 with --prior none)", "ppo": "PPO (CleanRL's defaults)"}
 
 
 def version() -> str:
@@ -196,34 +206,7 @@ def _take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
     return value, rest
 
 
-CHOICE_NAMES = {"env": "task", "backend": "backend", "mjx_impl": "MJX implementation", "rank_by": "score"}
-
-
-def _check_choices(cls, argv: list[str]) -> None:
-    """One line naming the bad value and the choices for every Literal-typed option in `argv` (tyro's own message
-    is a multi-line box)."""
-    import types
-
-    hints = typing.get_type_hints(cls)
-    for field in dataclasses.fields(cls):
-        hint = hints[field.name]
-        if typing.get_origin(hint) in (typing.Union, types.UnionType):  # TASK | None
-            hint = next((a for a in typing.get_args(hint) if typing.get_origin(a) is Literal), hint)
-        choices = typing.get_args(hint) if typing.get_origin(hint) is Literal else ()
-        if not choices:
-            continue
-        flag = "--" + field.name.replace("_", "-")
-        for i, arg in enumerate(argv):
-            value = argv[i + 1] if arg == flag and i + 1 < len(argv) else arg.partition("=")[2] \
-                if arg.startswith(flag + "=") else None
-            if value is not None and value not in choices:
-                what = CHOICE_NAMES.get(field.name, field.name)
-                raise ValueError(f"unknown {what} '{value}'; use {flag} with one of: {', '.join(choices)}")
-
-
-def _from_file(cls, path: str):
-    """The defaults for `--config FILE`: a run's config.json or a preset holding some fields. Its run directory and
-    --overwrite are not taken over (a repeat names its own --out and never replaces the original)."""
+def _read_config_file(path: str) -> dict:
     import json
 
     file = Path(path)
@@ -234,13 +217,23 @@ def _from_file(cls, path: str):
         raw = json.loads(file.read_text())
     except json.JSONDecodeError as e:
         raise ValueError(f"--config {path} is not JSON ({e}); give a run's config.json or a preset") from None
-    from camel_jax.config import RECORDED
+    if not isinstance(raw, dict):
+        raise ValueError(  # noqa: TRY004  (a user error: one line, exit 2)
+            f"--config {path} is not a JSON object of settings; give a run's config.json or a preset")
+    return raw
+
+
+def _from_file(cls, path: str, raw: dict | None = None):
+    """The defaults for `--config FILE`: a run's config.json or a preset holding some fields. Its run directory and
+    --overwrite are not taken over (a repeat names its own --out and never replaces the original)."""
+    raw = _read_config_file(path) if raw is None else raw
+    from camel_jax.core.config import RECORDED
 
     fields = {f.name for f in dataclasses.fields(cls)}  # a run's record (RECORDED) is made afresh by the new run
     unknown = sorted(k for k in raw if k not in fields and k not in RECORDED and not k.startswith("_"))
     if unknown:
         raise ValueError(f"--config {path}: unknown settings {', '.join(unknown)} (a {cls.__name__} has none of "
-                         "these; for PPO pass --algo ppo)")
+                         "these; a preset for another algorithm names it with \"algo\")")
     raw = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in fields}
     return cls(**{**raw, "out": "", "overwrite": False})
 
@@ -254,6 +247,9 @@ class ResumeArgs:
     """no progress lines (a run started with --quiet stays quiet)"""
     truncate: bool = False
     """drop the logged rows after the last checkpoint and continue from it (without it, such rows are an error)"""
+    total_steps: int = 0
+    """train to this many env steps per seed instead of the run's own total: extends a finished run from its final
+    checkpoint (0: the run's total)"""
 
 
 def _resume(argv: list[str]) -> int:
@@ -262,17 +258,17 @@ def _resume(argv: list[str]) -> int:
                                 "was started with. A finished run is left alone; a run with logged rows after its "
                                 "last checkpoint is left alone unless --truncate.")
     from camel_jax import comparison
-    from camel_jax.ppo_config import is_ppo_run
 
     if comparison.is_comparison(args.run_dir):  # a `camel-jax compare` directory: its unfinished arms, then tables
-        from camel_jax.comparison import resume
-    elif is_ppo_run(args.run_dir):  # PPO, plain or refined by ULTRA (its guide from the run's prior.txt)
-        from camel_jax.ultra.refine import resume
-    else:
-        from camel_jax.loop import resume
-
+        if args.total_steps:
+            print("camel-jax resume: --total-steps extends one run, not a comparison; resume the comparison as it "
+                  "is, or resume one of its arm directories with --total-steps", file=sys.stderr)
+            return 2
+        return _reported("resume", lambda: comparison.resume(args.run_dir, quiet=True if args.quiet else None,
+                                                             truncate=args.truncate))
+    resume = algos.of_run(args.run_dir).resume  # the algorithm its config.json states
     return _reported("resume", lambda: resume(args.run_dir, quiet=True if args.quiet else None,
-                                              truncate=args.truncate))
+                                              truncate=args.truncate, total_steps=args.total_steps))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -383,51 +379,53 @@ def _completion(argv: list[str]) -> int:
 
 def command_tree():
     """The whole command line as one tyro type (a union of subcommands, `priors` and `ultra` with their own), which
-    is what the completion script is generated from. `train` offers the options of both --algo td3 (Config) and
-    --algo ppo (PPOConfig); each run still parses with its own dataclass."""
-    from camel_jax.config import Config
-    from camel_jax.ppo_config import PPOConfig
+    is what the completion script is generated from. `train` offers the options of every algorithm's config (the
+    registry's); each run still parses with its own dataclass."""
+    classes = [algos.get(name).Config for name in algos.names()]
     from camel_jax.priors import cli as priors_cli
     from camel_jax.ultra import cli as ultra_cli
 
     fields, hints = [], {}
-    for cls in (PPOConfig, Config):
+    for cls in reversed(classes):
         hints.update(typing.get_type_hints(cls, include_extras=True))
     seen = {"algo", "config"}
-    for f in (f for cls in (Config, PPOConfig) for f in dataclasses.fields(cls)):
+    for f in (f for cls in classes for f in dataclasses.fields(cls)):
         if f.name not in seen:
             seen.add(f.name)
             default = {"default": f.default} if f.default is not dataclasses.MISSING else {
                 "default_factory": f.default_factory}
             fields.append((f.name, hints[f.name], dataclasses.field(**default)))
-    train = dataclasses.make_dataclass("Train", [("algo", Literal[tuple(ALGOS)], dataclasses.field(default="td3")),
+    algo = ("algo", Literal[algos.names()], dataclasses.field(default=algos.DEFAULT))
+    train = dataclasses.make_dataclass("Train", [algo,
                                                  ("config", str, dataclasses.field(default="")), *fields],
                                        frozen=True)
     priors = dataclasses.make_dataclass("Priors", [("command", priors_cli.Command)], frozen=True)
     ultra = dataclasses.make_dataclass("Ultra", [("command", ultra_cli.Command)], frozen=True)
     from camel_jax.comparison import CompareArgs
 
-    commands = {"compare": CompareArgs, "train": train, "resume": ResumeArgs, "sweep": Config, "eval": EvalArgs, "plot": PlotArgs,
+    commands = {"compare": CompareArgs, "train": train, "resume": ResumeArgs, "sweep": algos.get(algos.DEFAULT).Config,
+                "eval": EvalArgs, "plot": PlotArgs,
                 "priors": priors, "ultra": ultra, "completion": CompletionArgs}
     return Union[tuple(Annotated[cls, tyro.conf.subcommand(name)] for name, cls in commands.items())]  # noqa: UP007
 
 
 def _reported(command: str, work) -> int:
-    """Run `work()`; a user error (_user_errors) becomes one line `camel-jax COMMAND: message` and exit code 2."""
+    """Run `work()`; a user error (_user_errors) becomes one line `camel-jax COMMAND: message` and exit code 2; a run
+    stopped by a signal one line and EXIT_INTERRUPTED (a second Ctrl-C: 130)."""
+    from camel_jax.core import signals
+
     try:
         work()
     except _user_errors() as e:
         print(f"camel-jax {command}: {e}", file=sys.stderr)
         return 2
+    except signals.Interrupted as e:
+        print(f"camel-jax {command}: {e}", file=sys.stderr)
+        return signals.EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print(f"camel-jax {command}: stopped at once by a second Ctrl-C; the last checkpoint is kept", file=sys.stderr)
+        return 130
     return 0
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    """Errors caused by the user's input or files: reported as one line (anything else keeps its traceback)."""
-    from camel_jax.checkpoint import CheckpointError
-    from camel_jax.priors.errors import SetupError
-
-    return (ValueError, FileExistsError, FileNotFoundError, SetupError, CheckpointError)
 
 
 def _split_commas(argv: list[str]) -> list[str]:

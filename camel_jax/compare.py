@@ -57,7 +57,8 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax import provenance, specs
+from camel_jax import specs
+from camel_jax.core import provenance
 from camel_jax.plots import BANDS, BOOTSTRAP_RESAMPLES, band_over_seeds, describe_run, iqm_ci, mean_ci, setting_title
 from camel_jax.priors import kinds
 
@@ -311,8 +312,8 @@ def launch(args) -> list[tuple[str, Path]]:
     """Train the --methods missing from --runs-dir (bench/paper.sh's settings at --budget steps)."""
     import dataclasses
 
-    from camel_jax.config import Config
-    from camel_jax.loop import resume, train
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.algos.td3.loop import resume, train
 
     priors = {"td3": "none", "camel": args.prior or args.env, "random": "random",
               "control": args.prior or args.env, "expert": f"expert:{args.runs_dir}/td3"}

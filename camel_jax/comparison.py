@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 
 import tyro
 
-from camel_jax.config import TASKS, Config
+from camel_jax.algos.td3.config import TASKS, Config
 
 ARGS_FILE = "compare_args.json"
 PREFIX = "compare"  # compare.png, compare.md, compare.json
@@ -181,7 +181,7 @@ def _finished(run_dir: Path) -> bool:
 
 def proceed(root: Path, args: CompareArgs, configs: list[tuple[str, Config]], truncate: bool) -> Path:
     """Train every arm not finished (resuming one that has a run directory), then write the comparison."""
-    from camel_jax import loop
+    from camel_jax.algos.td3 import loop
 
     for k, (arm, config) in enumerate(configs, 1):
         run_dir = Path(config.out)

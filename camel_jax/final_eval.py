@@ -4,14 +4,14 @@ RUN_DIR/eval_final.json.
 
 The actor is RUN_DIR/actor.msgpack (written when a run finishes). The prior is the one the run trained with: for a
 prior file, the copy saved in RUN_DIR/prior.txt (checked against its sha256), so an edited or moved file changes
-nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/evaluate.py.
+nothing; `none`, `random` and `expert:RUN` are resolved as in training. Evaluation reuses camel_jax/core/evaluate.py.
 A prior that cannot be reloaded from the run directory (a Python callable given to `camel_jax.train`, whose prior.txt
 holds its source for reading only; an `expert:RUN` whose run has lost its actor) does not stop the evaluation: the
 unmasked score needs no prior, so the run is scored unmasked only and the result's `masked_skipped` says why (the
 command prints it as one line). From Python, `camel_jax.evaluate_run(RUN_DIR, prior=fn)` gives the callable back
 and evaluates masked as well.
 
-A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/ppo_eval.py: its deterministic
+A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/algos/ppo/eval.py: its deterministic
 mean action on observations normalised with the run's statistics, unmasked only (PPO has no mask).
 
 With `video`, each member's first unmasked evaluation episode is drawn as a GIF (camel_jax/render.py): the member's
@@ -22,9 +22,7 @@ from the gymnasium task also with `backend="mjx"`.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,62 +30,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import envs, evaluate, render, runs, specs
-from camel_jax.config import Config
-from camel_jax.ppo_config import is_ppo_run
+from camel_jax import algos, envs, render, specs
+from camel_jax.core import evaluate
+from camel_jax.core.runs import check_finished  # noqa: F401  (importable from here, as before)
 from camel_jax.priors import select
-from camel_jax.priors.baselines import ResolvedPrior, resolve
-from camel_jax.td3 import Agent
-from camel_jax.trainer import Learner, make_train
 
 RESULT = "eval_final.json"
-
-
-def check_finished(run_dir: Path, cls=Config, command: str = "eval"):
-    """The run's config (`cls`: Config, or PPOConfig); FileNotFoundError / ValueError with one line naming the fix
-    if it is not a finished run."""
-    if not run_dir.is_dir():
-        what = "is not a directory" if run_dir.exists() else "does not exist"
-        raise FileNotFoundError(f"{run_dir} {what}; point {command} at a run directory made by camel-jax train")
-    config = runs.read_config(run_dir, command, cls)
-    if not (run_dir / "actor.msgpack").is_file():
-        last = runs.last_logged_step(run_dir)
-        if last >= config.total_steps and not runs.has_checkpoint(run_dir):
-            raise FileNotFoundError(f"{run_dir} finished ({last} of {config.total_steps} env steps logged) but has no "
-                                    "actor.msgpack (it was not kept or not committed), so there is no actor to "
-                                    f"evaluate; its CSVs hold its results. To get one, repeat the run: camel-jax train "
-                                    f"--config {run_dir}/config.json --out NEW_DIR")
-        raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished writing it ({last} of "
-                                f"{config.total_steps} env steps logged); resume it first (camel-jax resume {run_dir})")
-    return config
-
-
-class PriorUnavailable(ValueError):
-    """The run's prior cannot be reloaded from its run directory (the message says why and what to do)."""
-
-
-def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
-    """The prior the run trained with (a prior file from its saved copy in prior.txt); PriorUnavailable when it
-    cannot be reloaded from the run directory."""
-    if config.prior.startswith(runs.CALLABLE_PRIOR):
-        raise PriorUnavailable(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
-                               "reloaded from the run directory (prior.txt keeps its source for reading only); for "
-                               "the masked scores pass it again: camel_jax.evaluate_run(RUN_DIR, prior=fn)")
-    if config.prior.startswith("expert:"):
-        expert = Path(config.prior.split(":", 1)[1])
-        if not (expert / "actor.msgpack").is_file():
-            raise PriorUnavailable(f"{run_dir} was trained with the prior {config.prior}, but {expert / 'actor.msgpack'} "
-                                   "is not there (from this directory); run eval from where the run was trained, or "
-                                   "restore that run, for the masked scores")
-    if config.prior in ("none", "random") or config.prior.startswith("expert:"):
-        return resolve(config.prior, config.env)
-    header, _, source = (run_dir / "prior.txt").read_text().partition("\n")
-    if header.removeprefix("# sha256: ").strip() != hashlib.sha256(source.encode()).hexdigest():
-        raise ValueError(f"{run_dir / 'prior.txt'} does not match its sha256 line; restore it from the run's backup")
-    with tempfile.TemporaryDirectory() as tmp:  # validated and loaded like any prior file
-        path = Path(tmp) / Path(config.prior).name
-        path.write_text(source)
-        return resolve(str(path), config.env)
 
 
 def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
@@ -100,18 +48,8 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     if backend not in envs.BACKENDS:
         raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
-    if is_ppo_run(run_dir):
-        from camel_jax import ppo_eval
-
-        if prior is not None:
-            raise ValueError(f"{run_dir} is a PPO run, which has no prior to mask with; evaluate it without prior=")
-        config, tr, learner = ppo_eval.load_run(run_dir)
-        flags, about = {"unmasked": 0.0}, {"algo": "ppo", "prior": "none"}
-    else:
-        config, tr, learner, skipped = td3_policy(run_dir, prior)
-        flags, about = {"unmasked": 0.0, "masked": 1.0}, {"prior": config.prior}
-        if skipped:
-            flags, about = {"unmasked": 0.0}, {**about, "masked_skipped": skipped}
+    # the algorithm's final policy of every member, and the modes it is scored in (label -> flag)
+    config, tr, learner, flags, about = algos.of_run(run_dir).load_policy(run_dir, prior)
     if video is not None:
         render.backend()  # no GL: one line before any work
     members = config.members()
@@ -140,34 +78,7 @@ def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnas
             "episodes": episodes, "seed": seed, "members": rows}
 
 
-def td3_policy(run_dir: Path, prior: Callable | None = None) -> tuple[Config, object, Learner, str]:
-    """(config, the TD3 trainer's functions, a learner holding the final actor of every member, "" or why the
-    masked scores cannot be computed) of a finished run. `prior`: the callable of a run trained with one (else the
-    run's own prior). Without its prior the trainer has none: its greedy actor is the unmasked one, bit for bit
-    (an unmasked box is [-1, 1] either way)."""
-    config = check_finished(run_dir)
-    _, actor = runs.load_actor(run_dir)
-    skipped = ""
-    if prior is not None:
-        if not config.prior.startswith(runs.CALLABLE_PRIOR):
-            raise ValueError(f"{run_dir} was trained with the prior {config.prior}, not a Python callable; evaluate "
-                             "it without prior= (its own prior is reloaded from the run directory)")
-        from camel_jax.api import _callable_prior
-
-        fn = _callable_prior(prior, config.env)  # traced once: one clear error for wrong shapes
-    else:
-        try:
-            fn = run_prior(run_dir, config).fn
-        except PriorUnavailable as e:
-            fn, skipped = None, f"masked scores skipped: {e}"
-    # greedy() reads only the actor and the hyperparameters (the box); make_train only the spec's dimensions here
-    tr = make_train(config, specs.load(config.env), fn)
-    agent = Agent(actor=actor, critic=None, target_actor=None, target_critic=None, actor_opt=None, critic_opt=None)
-    learner = Learner(agent=agent, buffer=None, masked=None, key=None, hyper=config.member_hypers())
-    return config, tr, learner, skipped
-
-
-def member_video(tr, learner: Learner, member: int, env_name: str, seed: int, path: Path) -> tuple[Path, float]:
+def member_video(tr, learner, member: int, env_name: str, seed: int, path: Path) -> tuple[Path, float]:
     """The GIF of member `member`'s greedy actor, unmasked, for one gymnasium episode from env seed `seed`, and the
     episode's return."""
     one = jax.tree.map(lambda x: x[member], learner)

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax import provenance, runs
+from camel_jax import algos
+from camel_jax.core import provenance
 
 X_AXES = {"step": "env steps per seed", "wall_s": "wall-clock time (s)"}
 BANDS = {"iqm": "IQM and 95% bootstrap CI over seeds", "t": "mean and 95% CI over seeds (Student t)",
@@ -67,7 +68,7 @@ class RunData:
 
 
 def read_columns(path: Path) -> tuple[tuple[str, ...], dict[str, np.ndarray]]:
-    """(header, {column: float array, or str array for a text column}) of a CSV written by camel_jax.runs."""
+    """(header, {column: float array, or str array for a text column}) of a CSV written by camel_jax.core.runs."""
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     if not rows:
@@ -93,7 +94,8 @@ def load_run(run_dir: str | Path) -> RunData:
         raise FileNotFoundError(f"{run_dir} has no metrics.csv; point plot at a run directory made by camel-jax train")
     header, metrics = read_columns(run_dir / "metrics.csv")
     evals = read_columns(run_dir / "eval.csv")[1] if (run_dir / "eval.csv").is_file() else {}
-    swept = tuple(c for c in header if c not in runs.METRIC_FIELDS + runs.PPO_METRIC_FIELDS)
+    metric_fields = algos.of_run(run_dir).METRIC_FIELDS  # the algorithm's own columns; the others are swept
+    swept = tuple(c for c in header if c not in metric_fields)
     env, masking, offset, base, overrides = _run_kind(run_dir)
     if offset:  # a refined run's steps continue its base run's (the x axis of both is env steps from scratch)
         for table in (metrics, evals):
@@ -115,9 +117,9 @@ def _run_kind(run_dir: Path) -> tuple[str, bool, int, str, bool]:
     if not path.is_file():
         return "", True, 0, "", True
     config = json.loads(path.read_text())
-    ppo = config.get("algo") == "ppo"
-    guided = ppo and (config.get("prior_kind") == "guide" or (run_dir / "ultra.json").is_file())
-    masking = not ppo and config.get("prior", "none") != "none"
+    maskable = "masked" in algos.of_run(run_dir).EVAL_MODES  # TD3 / CAMEL; PPO's evaluation has no masked half
+    guided = not maskable and (config.get("prior_kind") == "guide" or (run_dir / "ultra.json").is_file())
+    masking = maskable and config.get("prior", "none") != "none"
     base, offset = str(config.get("init_from") or ""), 0
     if base:
         base_config = Path(base) / "config.json"

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from camel_jax import specs
+from camel_jax.errors import SetupError
 from camel_jax.priors import loader
-from camel_jax.priors.errors import SetupError
 
 HEADLESS = ("egl", "osmesa")  # tried in this order when MUJOCO_GL is not set
 INSTALL = ("install EGL (apt-get install libegl1 libgl1-mesa-dri) or OSMesa (apt-get install libosmesa6), "

@@ -94,7 +94,7 @@ def check_xml(path: Path, expected: str, task: str) -> None:
     """SetupError (one line, with the fix) unless the file at `path` has the sha256 `expected`."""
     import gymnasium
 
-    from camel_jax.priors.errors import SetupError
+    from camel_jax.errors import SetupError
 
     if not path.is_file():
         raise SetupError(f"task '{task}': {path} is missing from gymnasium {gymnasium.__version__}; install the tested "

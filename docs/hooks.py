@@ -1,6 +1,6 @@
 """mkdocs hooks of the documentation site (mkdocs.yml `hooks:`), run at every build:
 
-- `<!-- defaults: camel_jax.config:Config -->` in a page becomes a table of that dataclass's fields: the flag, the
+- `<!-- defaults: camel_jax.algos.td3.config:Config -->` in a page becomes a table of that dataclass's fields: the flag, the
   default and the field's docstring, read from the class itself, so a changed default changes the page;
 - `$$ ... $$` blocks and `$...$` inline (outside code) become MathML, which browsers render without JavaScript or a network;
 - the figures under bench/results/ (two levels deep) join the site at the same paths, so pages show the committed

@@ -22,11 +22,14 @@ import pytest
 from flax.training.train_state import TrainState
 from toy_env import PointGoal
 
-from camel_jax import buffer as replay
-from camel_jax import cli, envs, evaluate, loop, td3
-from camel_jax.config import HYPER_RANGES, Config
-from camel_jax.td3 import Hyper
-from camel_jax.trainer import make_train
+from camel_jax import cli, envs
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3 import loop
+from camel_jax.algos.td3 import update as td3
+from camel_jax.algos.td3.config import HYPER_RANGES, Config
+from camel_jax.algos.td3.trainer import make_train
+from camel_jax.algos.td3.update import Hyper
+from camel_jax.core import evaluate
 
 OBS, ACT = 11, 3  # Hopper's sizes
 

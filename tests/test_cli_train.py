@@ -58,8 +58,8 @@ def test_expert_prior_is_the_best_evaluated_member(gym_run):
     import jax
     import jax.numpy as jnp
 
-    from camel_jax import runs
-    from camel_jax.networks import Actor
+    from camel_jax.algos.td3.actor import load_actor
+    from camel_jax.algos.td3.networks import Actor
     from camel_jax.priors import baselines
 
     evals = _rows(gym_run / "eval.csv")
@@ -67,7 +67,7 @@ def test_expert_prior_is_the_best_evaluated_member(gym_run):
     best = max(range(len(last)), key=lambda k: float(last[k]["return_unmasked"]))
     fn, member, why = baselines.expert_prior(gym_run, "hopper")
     assert member == best and "best unmasked eval return" in why
-    config, params = runs.load_actor(gym_run)
+    config, params = load_actor(gym_run)
     obs, ones = jnp.linspace(-1.0, 1.0, 11), jnp.ones(3)
     outs = [Actor(3, config.hidden, config.actor_sees_box).apply(jax.tree.map(lambda x, k=k: x[k], params), obs, -ones, ones)
             for k in range(2)]

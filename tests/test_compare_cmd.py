@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax import comparison, loop
+from camel_jax import comparison
+from camel_jax.algos.td3 import loop
 from camel_jax.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax import progress, runs
 from camel_jax.cli import main
+from camel_jax.core import progress, runs
 
 ROOT = Path(__file__).resolve().parents[1]
 NOISY = """
@@ -69,7 +69,7 @@ def test_help_into_a_closed_pipe_ends_without_a_traceback():
 
 
 def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
-    from camel_jax.ppo_config import PPOConfig
+    from camel_jax.algos.ppo.config import PPOConfig
 
     config = PPOConfig(env="hopper", seeds=(0, 1), quiet=False)
     prog = progress.Progress(config, 0.0, stream=io.StringIO(), metric_fields=runs.PPO_METRIC_FIELDS,

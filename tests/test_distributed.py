@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax import checkpoint, distributed
+from camel_jax.core import checkpoint, distributed
 
 ROOT = Path(__file__).resolve().parents[1]
 CMD = [sys.executable, "-m", "camel_jax.cli"]

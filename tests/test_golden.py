@@ -1,7 +1,8 @@
 """Later commits reproduce the first log rows of an earlier version bit for bit (issue #24, item 3).
 
-tests/golden/ holds the metrics.csv and eval.csv of five tiny runs (ARMS: TD3 without a prior and CAMEL with a
-committed LLM prior on gymnasium Hopper, TD3 (random masking) on MJX Hopper, PPO on gymnasium and on MJX Hopper),
+tests/golden/ holds the metrics.csv and eval.csv of six tiny runs (ARMS: TD3 without a prior and CAMEL with a
+committed LLM prior on gymnasium Hopper, TD3 (random masking) on MJX Hopper, PPO on gymnasium and on MJX Hopper, and
+an ULTRA-guided PPO refinement of the gymnasium PPO run, issue #25),
 each made by the commit that tests/golden/golden.json names for it, with the versions and the machine. Each test reruns one arm through the command line (in this process) and compares
 every column of every row as printed, except the wall-clock columns (TIMING) and columns appended after the
 fixture's: a change in the numbers, the CSV
@@ -46,10 +47,22 @@ ARMS = {  # camel-jax train arguments of each arm (run from the repository root)
     "ppo_gymnasium": [*PPO, "--backend", "gymnasium"],
     "ppo_mjx": [*PPO, "--backend", "mjx"],
 }
+# ULTRA arms: `camel-jax ultra` on the ppo_gymnasium arm's run, without an LLM (the value-drop identifier, the policy
+# suggester with the committed LLM prior), then a short RA refinement (ULTRA's guide acting and rewarding). Each
+# entry: the refine arguments (after WORK); ULTRA_STAGES: the collect/identify/improve/table stages' (after WORK).
+# (An MJX refinement, "--backend", "mjx", is another arm of the same shape: its compile is too slow for CI's budget.)
+ULTRA_STAGES = [["collect", "--episodes", "2", "--window-steps", "8"],
+                ["identify", "--provider", "value-drop"],
+                ["improve", "--provider", "policy", "--policy", "priors/llm/hopper/imported/answer_3.py"],
+                ["table", "--match-fraction", "0.5"]]
+ULTRA = {"ultra_gymnasium": ["--mode", "RA", "--steps", "128", "--backend", "gymnasium"]}
+ARMS.update({arm: ["ultra", *(a for stage in ULTRA_STAGES for a in stage), "refine", *args]
+             for arm, args in ULTRA.items()})
 
 
 def train(arm: str, out: Path, extra: tuple[str, ...] = ()) -> Path:
-    """Run one arm through `camel-jax train` in this process (cwd: the repository root); returns its run dir."""
+    """Run one arm through `camel-jax train` (an ULTRA arm: `camel-jax ultra`'s stages on the ppo_gymnasium arm's
+    run, then `ultra refine`) in this process (cwd: the repository root); returns its run dir."""
     import os
 
     from camel_jax import cli
@@ -57,7 +70,15 @@ def train(arm: str, out: Path, extra: tuple[str, ...] = ()) -> Path:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        rc = cli.main(["train", *ARMS[arm], *extra, "--quiet", "--out", str(out), "--overwrite"])
+        if arm in ULTRA:
+            base, work = out.parent / f"{arm}_base", out.parent / f"{arm}_work"
+            train("ppo_gymnasium", base)
+            for stage in ULTRA_STAGES:
+                args = [stage[0], str(base), "--out", str(work)] if stage[0] == "collect" else [stage[0], str(work)]
+                assert cli.main(["ultra", *args, *stage[1:]]) == 0, stage
+            rc = cli.main(["ultra", "refine", str(work), *ULTRA[arm], "--quiet", "--out", str(out), "--overwrite"])
+        else:
+            rc = cli.main(["train", *ARMS[arm], *extra, "--quiet", "--out", str(out), "--overwrite"])
     finally:
         os.chdir(cwd)
     assert rc == 0

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from camel_jax import envs
-from camel_jax.config import Config
+from camel_jax.algos.td3.config import Config
 from camel_jax.envs.mjx_env import warp_limits
 
 ROOT = Path(__file__).resolve().parents[1]

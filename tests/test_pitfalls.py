@@ -9,7 +9,7 @@
 3. The autoreset's "any env done?" branch: on the flat env batch of `run_chunk` it is a real conditional (resets are
    computed only at steps where some env ended); under a vmap over members it would be a select that computes a
    reset for every env at every step (why `run_chunk` steps all members' envs as one flat batch).
-Buffer bytes per member (GPU memory planning): tests/test_preset.py and camel_jax/memory.py.
+Buffer bytes per member (GPU memory planning): tests/test_preset.py and camel_jax/algos/td3/memory.py.
 """
 
 import re
@@ -19,9 +19,9 @@ import jax.numpy as jnp
 import pytest
 from toy_env import PointGoal
 
-from camel_jax.config import Config
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.trainer import make_train
 from camel_jax.envs.autoreset import AutoResetVecEnv
-from camel_jax.trainer import make_train
 
 MEMBERS, N, CAPACITY = 2, 4, 512
 

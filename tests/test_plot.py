@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from camel_jax import plots, runs
+from camel_jax import plots
+from camel_jax.algos.td3.loop import METRIC_FIELDS
 from camel_jax.cli import main
+from camel_jax.core import runs
 
 T3 = 4.303  # Student t, 97.5% quantile, 2 degrees of freedom (3 seeds), from a printed table
 T2 = 12.706  # 1 degree of freedom (2 seeds)
@@ -21,13 +23,13 @@ STEPS = (100, 200, 300, 400)
 
 
 def write_run(path, returns, grid=None, evals=True, wall=None, masked=None):
-    """A run directory with metrics.csv / eval.csv as camel_jax.runs writes them. `returns[member][k]` is the
+    """A run directory with metrics.csv / eval.csv as camel_jax.core.runs writes them. `returns[member][k]` is the
     episode return of that member at STEPS[k]; members are {"seed": s, **grid values}; `masked[i]` is member i's
     masked fraction (default 0.5)."""
     path.mkdir(parents=True)
     members = list(returns)
     swept = [k for k in (grid or ())]
-    header_m = ("step", "seed", *swept, *[f for f in runs.METRIC_FIELDS if f not in ("step", "seed")])
+    header_m = ("step", "seed", *swept, *[f for f in METRIC_FIELDS if f not in ("step", "seed")])
     header_e = ("step", "seed", *swept, *[f for f in runs.EVAL_FIELDS if f not in ("step", "seed")])
     with open(path / "metrics.csv", "w", newline="") as f:
         w = csv.DictWriter(f, header_m)

@@ -1,4 +1,4 @@
-"""PPO (camel_jax/ppo.py, normalize.py, ppo_trainer.py, ppo_loop.py): the pieces against independent computations
+"""PPO (camel_jax/algos/ppo/loss.py, normalize.py, ppo_trainer.py, ppo_loop.py): the pieces against independent computations
 (GAE against a numpy loop in CleanRL's indexing, the normalisation against gymnasium's own wrappers, the loss against
 a hand computation), the guide hook (overrides, bonus, both override-loss modes), seeds vmapped, learning on a toy
 task, and short runs of both backends writing the run directory, with resume."""
@@ -14,10 +14,12 @@ import pytest
 from flax import serialization
 from toy_env import PointGoal
 
-from camel_jax import evaluate, normalize, ppo
+from camel_jax.algos.ppo import loss as ppo
+from camel_jax.algos.ppo import normalize
+from camel_jax.algos.ppo.config import PPOConfig, is_ppo_run
+from camel_jax.algos.ppo.trainer import Guide, chunk_row, make_train
+from camel_jax.core import evaluate
 from camel_jax.envs.autoreset import AutoResetVecEnv
-from camel_jax.ppo_config import PPOConfig, is_ppo_run
-from camel_jax.ppo_trainer import Guide, chunk_row, make_train
 
 
 def _rows(path):
@@ -297,7 +299,7 @@ TINY = {"env": "hopper", "seeds": (0, 1), "num_envs": 2, "num_steps": 64, "num_m
 
 
 def _check_run_dir(run_dir, config, evaluated):
-    from camel_jax.ppo_loop import METRIC_FIELDS
+    from camel_jax.algos.ppo.loop import METRIC_FIELDS
 
     assert is_ppo_run(run_dir)
     assert PPOConfig.from_json(run_dir / "config.json") == config
@@ -327,7 +329,7 @@ def _final_policy(run_dir):
 
 @pytest.fixture(scope="module")
 def gym_run(tmp_path_factory):
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     config = PPOConfig(**TINY, backend="gymnasium", eval_episodes=1, eval_every=384,
                        out=str(tmp_path_factory.mktemp("ppo") / "run"))
@@ -335,7 +337,7 @@ def gym_run(tmp_path_factory):
 
 
 def test_gymnasium_run_writes_the_run_directory_and_resumes(gym_run):
-    from camel_jax.ppo_loop import resume
+    from camel_jax.algos.ppo.loop import resume
 
     config, run_dir = gym_run
     _check_run_dir(run_dir, config, evaluated=True)
@@ -389,7 +391,7 @@ def test_plot_draws_a_ppo_run_as_one_curve_with_its_overrides(gym_run, tmp_path)
 def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path, capsys):
     """With a vanishing step size the refined run ends where the base run ended (parameters), and its observation
     and reward statistics go on counting from the base run's. Not quiet, it says it compiles before it does."""
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     _, base_dir = gym_run
     base = _final_policy(base_dir)
@@ -413,7 +415,7 @@ def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path, capsy
 
 
 def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
-    from camel_jax.ppo_loop import resume, train
+    from camel_jax.algos.ppo.loop import resume, train
 
     config = PPOConfig(**TINY, backend="mjx", eval_episodes=0, out=str(tmp_path / "run"))
     run_dir = train(config)
@@ -431,7 +433,7 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
 
 
 def test_bad_settings_are_one_line_errors_before_a_run_directory(tmp_path):
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     out = tmp_path / "never"
     cases = [({"num_minibatches": 5}, "multiple of --num-minibatches"), ({"override_loss": "both"}, "override-loss"),

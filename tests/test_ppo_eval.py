@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 from test_ppo import TINY
 
-from camel_jax import ppo_eval, specs
+from camel_jax import specs
+from camel_jax.algos.ppo import eval as ppo_eval
+from camel_jax.algos.ppo.config import PPOConfig
 from camel_jax.cli import main
-from camel_jax.ppo_config import PPOConfig
 
 
 @pytest.fixture(scope="module")
 def ppo_run(tmp_path_factory):
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     return train(PPOConfig(**TINY, backend="gymnasium", eval_episodes=0, out=str(tmp_path_factory.mktemp("e") / "r")))
 

@@ -8,8 +8,8 @@ import json
 import math
 from pathlib import Path
 
-from camel_jax.config import Config
-from camel_jax.memory import buffer_bytes_per_member, replay_capacity
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.memory import buffer_bytes_per_member, replay_capacity
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = ROOT / "presets" / "fast.json"
@@ -47,7 +47,7 @@ def test_buffer_bytes_per_member_follow_the_config():
 
 
 def test_preset_trains_end_to_end_at_a_tiny_scale(tmp_path):
-    from camel_jax.loop import train
+    from camel_jax.algos.td3.loop import train
 
     config = _preset(num_envs=8, total_steps=64, learning_starts=32, log_every=32, eval_episodes=0,
                      out=str(tmp_path / "fast"), quiet=True)

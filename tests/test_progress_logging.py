@@ -1,4 +1,4 @@
-"""Progress reporting (camel_jax/progress.py, camel_jax/logs.py): plain lines when stderr is not a terminal, a tqdm bar
+"""Progress reporting (camel_jax/core/progress.py, camel_jax/core/logs.py): plain lines when stderr is not a terminal, a tqdm bar
 when it is, nothing with --quiet; TensorBoard event files per member (tags, steps, the purge on resume); Weights &
 Biases through a fake `wandb` module (no network), and the one-line error when the package is missing."""
 
@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from tensorboardX.proto import event_pb2
 
-from camel_jax import runs
-from camel_jax.config import Config
-from camel_jax.progress import Progress
+from camel_jax.algos.td3.config import Config
+from camel_jax.core import runs
+from camel_jax.core.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 NAN = float("nan")

@@ -4,9 +4,9 @@ import json
 import sys
 from pathlib import Path
 
-from camel_jax import provenance, runs
+from camel_jax.algos.td3.config import Config
 from camel_jax.cli import main
-from camel_jax.config import Config
+from camel_jax.core import provenance, runs
 
 
 def test_every_new_run_directory_records_what_made_it(tmp_path, monkeypatch):
@@ -26,7 +26,7 @@ def test_every_new_run_directory_records_what_made_it(tmp_path, monkeypatch):
 
 
 def test_outside_a_git_checkout_the_commit_is_unknown(tmp_path, monkeypatch):
-    monkeypatch.setattr(provenance, "__file__", str(tmp_path / "camel_jax" / "provenance.py"))  # no .git above it
+    monkeypatch.setattr(provenance, "__file__", str(tmp_path / "camel_jax" / "core" / "provenance.py"))  # no .git above it
     assert provenance.git_commit() == {"commit": "unknown", "dirty": None}
 
 

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from camel_jax import render, specs
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 
 ROOT = Path(__file__).resolve().parents[1]
 

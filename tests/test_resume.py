@@ -19,7 +19,8 @@ import jax
 import numpy as np
 import pytest
 
-from camel_jax import checkpoint, runs
+from camel_jax.algos.td3.actor import load_actor
+from camel_jax.core import checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 CMD = [sys.executable, "-m", "camel_jax.cli"]
@@ -71,8 +72,8 @@ def pair(tmp_path_factory):
 def test_killed_and_resumed_run_has_the_uninterrupted_parameters(pair):
     resumed, whole, killed_at = pair
     assert killed_at < 1200
-    _, a = runs.load_actor(resumed)
-    _, b = runs.load_actor(whole)
+    _, a = load_actor(resumed)
+    _, b = load_actor(whole)
     paths_a, leaves_a = zip(*jax.tree_util.tree_flatten_with_path(a)[0])
     paths_b, leaves_b = zip(*jax.tree_util.tree_flatten_with_path(b)[0])
     assert paths_a == paths_b
@@ -151,8 +152,8 @@ def test_gymnasium_resume_draws_fresh_masked_flags_for_the_restarted_episodes(tm
     """eps0 1 falling to 0 at the checkpoint (step 200): episodes in flight there were mostly drawn masked, and an
     uninterrupted run keeps their flags until they end. A resume resets every env, and episodes started at step
     200 are drawn with eps(200) = 0: none is masked. Carrying the killed episodes' flags would mask them."""
-    from camel_jax import loop
-    from camel_jax.config import Config
+    from camel_jax.algos.td3 import loop
+    from camel_jax.algos.td3.config import Config
 
     run = tmp_path / "run"
     config = Config(env="hopper", backend="gymnasium", prior="random", seeds=(0,), num_envs=8, total_steps=400,
@@ -186,8 +187,8 @@ def test_gymnasium_resume_counts_nonfinite_steps_on_from_the_checkpoint(tmp_path
     """The `nonfinite` column is a run's cumulative count (MJX restores it with its envs). A resumed gymnasium run
     recreates its envs and must count on from the count logged at its checkpoint, per member, not from 0. The count
     at the checkpoint is set by hand (a short run on Hopper has no non-finite step to count)."""
-    from camel_jax import loop
-    from camel_jax.config import Config
+    from camel_jax.algos.td3 import loop
+    from camel_jax.algos.td3.config import Config
 
     run = tmp_path / "run"
     config = Config(env="hopper", backend="gymnasium", prior="none", seeds=(0, 1), num_envs=2, total_steps=200,

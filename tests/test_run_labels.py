@@ -74,7 +74,7 @@ def test_the_run_records_its_llm_prior_and_backend(llm_run):
 
 
 def test_ppo_defaults_to_auto_and_says_what_it_chose(tmp_path):
-    from camel_jax.ppo_config import PPOConfig
+    from camel_jax.algos.ppo.config import PPOConfig
 
     assert PPOConfig().backend == "auto" and PPOConfig().resolved().backend == "gymnasium"  # this CPU
     out = tmp_path / "ppo"
@@ -92,7 +92,7 @@ def test_ppo_defaults_to_auto_and_says_what_it_chose(tmp_path):
 
 # --- the replay ratio ------------------------------------------------------------------------------------------------
 def test_ratio_warning_only_when_cleanrl_settings_meet_a_ratio_10x_away():
-    from camel_jax.config import Config
+    from camel_jax.algos.td3.config import Config
 
     assert len(Config().ratio_lines()) == 1  # CleanRL's: 1 update per transition
     gpu = Config(num_envs=1024).ratio_lines()  # the README's old GPU advice
@@ -105,7 +105,7 @@ def test_ratio_warning_only_when_cleanrl_settings_meet_a_ratio_10x_away():
 
 
 def test_the_preset_states_its_ratio():
-    from camel_jax.config import Config
+    from camel_jax.algos.td3.config import Config
 
     preset = json.loads((ROOT / "presets" / "fast.json").read_text())
     config = Config(**{**dataclasses.asdict(Config()), **preset})
@@ -117,8 +117,9 @@ def test_the_preset_states_its_ratio():
 
 # --- labels: Ant on MJX, plots, compare tables, eval's table --------------------------------------------------------
 def test_ant_on_mjx_is_named_as_its_variant():
-    from camel_jax import runs, specs
-    from camel_jax.config import Config
+    from camel_jax import specs
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.core import runs
 
     assert specs.task_label("ant", "mjx") == "ant (MJX contacts)"
     assert specs.task_label("ant", "gymnasium") == "ant" and specs.task_label("hopper", "mjx") == "hopper"
@@ -130,15 +131,16 @@ def test_ant_on_mjx_is_named_as_its_variant():
 
 
 def _run_dir(path: Path, env: str, backend: str, prior: str, record: dict | None = None) -> Path:
-    """A finished run directory as camel_jax.runs writes it: config.json, metrics.csv, eval.csv (3 seeds)."""
-    from camel_jax import runs
-    from camel_jax.config import Config
+    """A finished run directory as camel_jax.core.runs writes it: config.json, metrics.csv, eval.csv (3 seeds)."""
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.algos.td3.loop import METRIC_FIELDS
+    from camel_jax.core import runs
 
     path.mkdir(parents=True)
     config = json.loads(Config(env=env, backend=backend, prior=prior, seeds=(0, 1, 2)).to_json())
     (path / "config.json").write_text(json.dumps({**config, **(record or {})}))
     with open(path / "metrics.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, runs.METRIC_FIELDS, restval="0")
+        w = csv.DictWriter(f, METRIC_FIELDS, restval="0")
         w.writeheader()
         for step in (2000, 4000, 6000):
             for seed in range(3):

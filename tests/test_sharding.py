@@ -19,19 +19,19 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax.config import Config
-from camel_jax.sharding import make_mesh, parse_mesh
+from camel_jax.algos.td3.config import Config
+from camel_jax.core.sharding import make_mesh, parse_mesh
 
 SCRIPT = textwrap.dedent("""
     import json, sys, tempfile
     import jax, jax.numpy as jnp, numpy as np
     sys.path.insert(0, "tests")
     from toy_env import PointGoal
-    from camel_jax.checkpoint import Checkpoints, _checksum
-    from camel_jax.config import Config
+    from camel_jax.core.checkpoint import Checkpoints, _checksum
+    from camel_jax.algos.td3.config import Config
     from camel_jax.envs.autoreset import AutoResetVecEnv
-    from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
-    from camel_jax.trainer import make_train
+    from camel_jax.core.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
+    from camel_jax.algos.td3.trainer import make_train
 
     config = Config(seeds=(0, 1, 2, 3), total_steps=8 * 60, learning_starts=8 * 50, num_envs=8, updates_per_step=2,
                     batch_size=64, hidden=(32, 32), eval_episodes=0)

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from test_cli_train import TINY, camel
 
-from camel_jax import runs
-from camel_jax.config import Config
-from camel_jax.sweep import plan
+from camel_jax.algos.td3.actor import load_actor
+from camel_jax.algos.td3.config import Config
+from camel_jax.core.sweep import plan
 
 GYM = ["--env", "hopper", "--backend", "gymnasium", "--prior", "priors/tuned/hopper.py", "--eval-episodes", "0"]
 
@@ -45,8 +45,8 @@ def test_sweep_runs_one_program_per_setting_and_members_match_a_plain_run(tmp_pa
     plain = tmp_path / "plain"
     r = camel("train", *GYM, "--seeds", "0", "--delta", "0.3", "--out", str(plain), *TINY)
     assert r.returncode == 0, r.stderr[-2000:]
-    _, swept = runs.load_actor(out / "hidden=32-32")
-    _, alone = runs.load_actor(plain)
+    _, swept = load_actor(out / "hidden=32-32")
+    _, alone = load_actor(plain)
     for a, b in zip(jax_leaves(swept), jax_leaves(alone)):
         np.testing.assert_allclose(a[0], b[0], rtol=1e-4, atol=1e-5)
     assert not np.allclose(jax_leaves(swept)[0][0], jax_leaves(swept)[0][2])  # delta 0.3 and 0.1 differ

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from camel_jax import envs, specs
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 
 ROOT = Path(__file__).resolve().parents[1]
 

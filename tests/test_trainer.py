@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from toy_env import PointGoal
 
-from camel_jax import buffer as replay
-from camel_jax import masking, td3
-from camel_jax.config import Config
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3 import masking
+from camel_jax.algos.td3 import update as td3
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.networks import MLP
+from camel_jax.algos.td3.trainer import make_train
 from camel_jax.envs.autoreset import AutoResetVecEnv
-from camel_jax.networks import MLP
-from camel_jax.trainer import make_train
 
 ACT = 3
 floats = lambda lo, hi: st.floats(lo, hi, allow_nan=False).map(np.float32)

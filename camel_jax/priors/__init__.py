@@ -12,7 +12,7 @@ certified in float64), `select` (rollouts, ranking, report), `cli` (`camel-jax p
 For training: `load_prior(shipped_prior(env_name), env_name)` returns the validated, jittable `policy(obs) -> act`.
 """
 
-from camel_jax.priors.errors import PriorError, SetupError
+from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors.loader import load_prior, parse_header, shipped_prior, write_prior
 from camel_jax.priors.sandbox import ValidationResult, validate_file, validate_source
 

@@ -29,9 +29,9 @@ from collections.abc import Callable
 import jax.numpy as jnp
 import numpy as np
 
+from camel_jax.errors import PriorError
+from camel_jax.errors import fail_at as _fail
 from camel_jax.priors import arraylike, purity
-from camel_jax.priors.errors import PriorError
-from camel_jax.priors.errors import fail_at as _fail
 
 # Modules a prior may import, by dotted name. Any alias is accepted; the canonical ones are jnp, np and math.
 MODULES = {"jax.numpy": jnp, "numpy": np, "math": math}

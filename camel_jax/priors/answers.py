@@ -24,7 +24,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[^\s`]*)[^`]*$")
 _PYTHON = {"", "python", "py", "python3"}

@@ -92,15 +92,38 @@ def best_member(run_dir: Path) -> tuple[int, str]:
 
 def expert_prior(run_dir: Path, env_name: str) -> tuple[Prior, int, str]:
     """(prior, member index, why that member) from a finished run's actor."""
-    from camel_jax import runs
+    from camel_jax.algos.td3.actor import load_actor
 
-    config, actor_params = runs.load_actor(run_dir)
+    config, actor_params = load_actor(run_dir)
     if config.env != env_name:
         raise ValueError(f"expert run {run_dir} trained on '{config.env}', not '{env_name}'; pick a run of this task")
     member, why = best_member(run_dir)
     params = jax.tree.map(lambda x: x[member], actor_params)
-    from camel_jax.networks import Actor
+    from camel_jax.algos.td3.networks import Actor
 
     actor = Actor(specs.load(env_name).act_dim, config.hidden, config.actor_sees_box)
     ones = jnp.ones(specs.load(env_name).act_dim)
     return (lambda obs: actor.apply(params, obs, -ones, ones)), member, why
+
+
+def callable_prior(fn: Callable, env: str) -> Callable:
+    """`fn` after checking it maps one observation to one action of the task's shapes under jax tracing."""
+    spec = specs.load(env)
+    try:
+        out = jax.eval_shape(fn, jax.ShapeDtypeStruct((spec.obs_dim,), jnp.float32))
+    except Exception as e:  # noqa: BLE001  (any tracing failure is the user's to fix; name it)
+        raise ValueError(f"prior {fn!r} does not trace under jax ({type(e).__name__}: {e}); write it with jax.numpy "
+                         "so that it is jittable") from None
+    if getattr(out, "shape", None) != (spec.act_dim,):
+        raise ValueError(f"prior {fn!r} returns shape {getattr(out, 'shape', type(out))} for one {env} observation; "
+                         f"it must return ({spec.act_dim},)")
+    return fn
+
+
+def source_of(fn: Callable) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return f"{fn!r} (source not available)\n"

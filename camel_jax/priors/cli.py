@@ -19,10 +19,10 @@ from typing import Annotated, Literal, Union
 
 import tyro
 
-from camel_jax import render, specs
-from camel_jax.config import TASKS
-from camel_jax.priors import importer, llm, loader, prompt, sandbox, select, translate
-from camel_jax.priors.errors import PriorError, SetupError
+from camel_jax import llm, render, specs
+from camel_jax.algos.td3.config import TASKS
+from camel_jax.errors import PriorError, SetupError
+from camel_jax.priors import importer, loader, prompt, sandbox, select, translate
 from camel_jax.priors.generate import generate
 
 PROG = "camel-jax priors"
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
 def _check_usage(command: str, argv: list[str]) -> None:
     """One line for the usage errors a user makes most (tyro's own message is a multi-line box): a bad choice, a
     missing required option, no file given."""
-    from camel_jax.cli import _check_choices
+    from camel_jax.core.commandline import check_choices as _check_choices
 
     cls = SUBCOMMANDS[command]
     try:

@@ -30,8 +30,8 @@ import math
 
 import jax.numpy as jnp
 
+from camel_jax.errors import PriorError
 from camel_jax.priors import allowlist
-from camel_jax.priors.errors import PriorError
 
 _MATH_TO_JNP = {"atan2": "arctan2", "asin": "arcsin", "acos": "arccos", "atan": "arctan", "fabs": "abs",
                 "pow": "power", "copysign": "copysign", "hypot": "hypot"}

@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from camel_jax import specs
-from camel_jax.priors import importer, llm, prompt, sandbox, translate
+from camel_jax import llm, specs
+from camel_jax.priors import importer, prompt, sandbox, translate
 
 
 @dataclasses.dataclass(frozen=True)

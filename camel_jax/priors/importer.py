@@ -25,8 +25,8 @@ from pathlib import Path
 
 import camel_jax
 from camel_jax import specs
+from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors import allowlist, answers, loader, prompt, sandbox, translate
-from camel_jax.priors.errors import PriorError, SetupError
 
 NO_CODE = "the answer has no ```python code block defining policy(obs)"
 REPORT_NAME = "import_report.md"

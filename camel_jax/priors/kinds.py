@@ -102,7 +102,7 @@ def of_run(run_dir: str | Path) -> Provenance:
                           config.get("prior_search_env_steps"))
     saved = run_dir / "prior.txt"
     text = saved.read_text().partition("\n")[2] if saved.is_file() else ""
-    if config.get("algo") == "ppo":
+    if "prior" not in config:  # an algorithm without priors (PPO); a guided run names its guide in prior.txt
         return Provenance("guide", "ULTRA guide") if text.startswith("guide:") else Provenance("none", "no prior")
     prior = str(config.get("prior", "none"))
     if prior in ("none", "random") or prior.startswith(("expert:", "callable:")):
@@ -118,7 +118,7 @@ def legacy_prior(run_dir: str | Path) -> str | None:
     is now priors/tuned/NAME.py (`priors/NAME.py`, or a bare task name); None otherwise (resume uses it)."""
     config = json.loads((Path(run_dir) / "config.json").read_text())
     prior = str(config.get("prior", ""))
-    if config.get("prior_kind") or config.get("algo") == "ppo":
+    if config.get("prior_kind") or "prior" not in config:  # recorded, or an algorithm without priors (PPO)
         return None
     legacy = _legacy_file(prior)
     return loader.TUNED + legacy.stem if legacy is not None and legacy.parent.name == "tuned" else None

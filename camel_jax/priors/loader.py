@@ -27,8 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from camel_jax import specs
+from camel_jax.errors import PriorError
 from camel_jax.priors import allowlist, sandbox
-from camel_jax.priors.errors import PriorError
 
 HEADER_TITLE = "# camel-jax prior"
 HEADER_KEYS = ("task", "model", "prompt", "date", "validation", "return")  # written in this order, others after
@@ -99,7 +99,7 @@ def _validate(source: str, env_name: str) -> sandbox.ValidationResult:
 def task_of(path: str | Path, env_name: str | None) -> str:
     """The task to check the prior file at `path` on: `env_name`, else its header's `task:`. SetupError (one line
     with the fix) when neither names one, or when they disagree."""
-    from camel_jax.priors.errors import SetupError
+    from camel_jax.errors import SetupError
 
     task = parse_header(sandbox.read_source(path)).get("task")
     if env_name is None and task is None:

@@ -30,7 +30,7 @@ import warnings
 
 import numpy as np
 
-from camel_jax.priors.errors import PriorError, fail_at
+from camel_jax.errors import PriorError, fail_at
 
 # Calls allowed in module-level constants, on constant arguments only.
 ARRAY_FUNCTIONS = frozenset({

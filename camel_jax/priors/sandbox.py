@@ -22,10 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-import camel_jax
 from camel_jax import specs
+from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors import allowlist
-from camel_jax.priors.errors import PriorError, SetupError
 from camel_jax.priors.observations import rollout_observations
 
 SAMPLES = 2000
@@ -109,7 +108,7 @@ def run_child(source: str, inputs: list[np.ndarray], act_dim: int, mode: str, li
     payload.write(json.dumps(request).encode() + b"\n")
     for array in inputs:
         np.save(payload, array, allow_pickle=False)
-    root = str(Path(camel_jax.__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding camel_jax/
     bootstrap = f"import sys; sys.path.insert(0, {root!r}); from camel_jax.priors._child import main; main()"
     with tempfile.TemporaryDirectory(prefix="camel-jax-sandbox-") as cwd:
         try:

@@ -36,8 +36,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax import render, specs
+from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors import loader
-from camel_jax.priors.errors import PriorError, SetupError
 from camel_jax.priors.observations import gym_env
 
 BACKENDS = ("mjx", "gymnasium")

@@ -19,9 +19,9 @@ import dataclasses
 
 import numpy as np
 
-from camel_jax import specs
-from camel_jax.priors import answers, convert, llm, prompt, sandbox
-from camel_jax.priors.errors import PriorError
+from camel_jax import llm, specs
+from camel_jax.errors import PriorError
+from camel_jax.priors import answers, convert, prompt, sandbox
 from camel_jax.priors.observations import rollout_observations
 
 TOLERANCE = 1e-5

@@ -15,9 +15,9 @@ from typing import Annotated, Literal, Union
 
 import tyro
 
-from camel_jax import ppo
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.priors.errors import SetupError
+from camel_jax.algos.ppo import loss as ppo
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.errors import SetupError
 from camel_jax.ultra import interpret, queries, refine, stages, table, work
 
 PROG = "camel-jax ultra"
@@ -235,7 +235,9 @@ DESCRIPTION = ("ULTRA on a finished PPO run: collect trajectories, identify crit
 def main(argv: list[str] | None = None) -> int:
     """Run `camel-jax ultra <command> ...` with `argv` (the arguments after "ultra"); returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    from camel_jax.cli import _check_choices, _user_errors
+    from camel_jax.core import signals
+    from camel_jax.core.commandline import check_choices as _check_choices
+    from camel_jax.core.commandline import user_errors as _user_errors
 
     command = argv[0] if argv and argv[0] in SUBCOMMANDS else ""
     try:
@@ -249,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     except _user_errors() as e:
         print(f"{PROG} {command}: {e}" if command else f"{PROG}: {e}", file=sys.stderr)
         return 2
+    except signals.Interrupted as e:  # a refinement stopped by SIGTERM, SIGUSR1 or Ctrl-C: one line
+        print(f"{PROG} {command}: {e}", file=sys.stderr)
+        return signals.EXIT_INTERRUPTED
     return 0
 
 
@@ -339,7 +344,7 @@ def _run(a: Run) -> None:
         raise SetupError(f"the recorded provider needs --answers DIR, an existing folder of answers (seed k's in "
                          f"DIR/seed_<k>/); got {a.answers or 'none'}")
     if "llm" in (a.identify, a.improve):
-        from camel_jax.priors import llm
+        from camel_jax import llm
 
         llm.make_client()  # no key: one line before any work
     if Path(a.runs).exists() and any((Path(a.runs) / f"{a.identify}_{m}").exists() for m in modes):

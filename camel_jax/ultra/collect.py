@@ -29,9 +29,12 @@ import jax.numpy as jnp
 import numpy as np
 import scipy.signal
 
-from camel_jax import envs, normalize, ppo, ppo_eval, specs
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.ppo_trainer import frozen_input
+from camel_jax import envs, specs
+from camel_jax.algos.ppo import eval as ppo_eval
+from camel_jax.algos.ppo import loss as ppo
+from camel_jax.algos.ppo import normalize
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.trainer import frozen_input
 from camel_jax.ultra import trajectory
 from camel_jax.ultra.trajectory import Trajectory
 

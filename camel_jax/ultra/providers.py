@@ -16,9 +16,9 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from camel_jax import specs
-from camel_jax.priors import answers, llm
-from camel_jax.priors.errors import SetupError
+from camel_jax import llm, specs
+from camel_jax.errors import SetupError
+from camel_jax.priors import answers
 from camel_jax.ultra import queries, schema
 from camel_jax.ultra.interpret import Window
 from camel_jax.ultra.results import Critical, Suggestion, write_atomic

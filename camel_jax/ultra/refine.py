@@ -26,10 +26,10 @@ from pathlib import Path
 
 import jax.numpy as jnp
 
-from camel_jax.ppo import OVERRIDE_LOSSES
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.ppo_trainer import Guide
-from camel_jax.priors.errors import SetupError
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.loss import OVERRIDE_LOSSES
+from camel_jax.algos.ppo.trainer import Guide
+from camel_jax.errors import SetupError
 from camel_jax.ultra import results, table
 from camel_jax.ultra.work import Work, load_tables, open_work, pick_arm
 
@@ -96,7 +96,7 @@ def refine(work: Work, mode: str, steps: int, out: str, arm: str = "", alpha: fl
            quiet: bool = False, width: float = table.WIDTH) -> Path:
     """Train the refined run (module docstring) for `steps` env steps per seed into `out`; returns its directory.
     The other settings are the base run's (`backend`: '' keeps the base run's)."""
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     if mode not in MODES:
         raise SetupError(f"unknown refinement mode '{mode}'; use --mode with one of: {', '.join(MODES)}")
@@ -133,18 +133,18 @@ def refine(work: Work, mode: str, steps: int, out: str, arm: str = "", alpha: fl
     return Path(run_dir)
 
 
-def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False) -> Path:
+def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False, total_steps: int = 0) -> Path:
     """Continue a killed refined run from its checkpoint: the tables are read again from the work directory named in
     ultra.json (written when the run was made), which gives the checkpoint's structure and, with no checkpoint yet,
     the guide's state (a checkpoint restores the state it saved), and the guide function is its mode's (read from
     prior.txt, `guide: ULTRA-<mode> (reward width <w>): ...`). Plain PPO runs go to ppo_loop.resume."""
-    from camel_jax import ppo_loop
+    from camel_jax.algos.ppo import loop as ppo_loop
 
     run_dir = Path(run_dir)
     prior = (run_dir / "prior.txt").read_text() if (run_dir / "prior.txt").is_file() else ""
     guide = next((line for line in prior.splitlines() if line.startswith("guide: ")), None)
     if guide is None:
-        return ppo_loop.resume(run_dir, quiet=quiet, truncate=truncate)
+        return ppo_loop.resume(run_dir, quiet=quiet, truncate=truncate, total_steps=total_steps)
     if re.match(r"guide: ULTRA-(A|R|RA):", guide):
         raise SetupError(f"{run_dir} was refined under ULTRA's old reward rule (a constant bonus at matched states, "
                          "keys under moving statistics), which this camel-jax no longer has; refine again with "
@@ -152,7 +152,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     mode = GUIDE_LINE.match(guide)
     if mode is None:
         raise SetupError(f"{run_dir} was trained with a guide that is not ULTRA's ({guide[:80]}); resume it from "
-                         "Python with camel_jax.ppo_loop.resume(run_dir, guide=...)")
+                         "Python with camel_jax.algos.ppo.loop.resume(run_dir, guide=...)")
     about = run_dir / "ultra.json"
     if not about.is_file():
         raise SetupError(f"{run_dir} has no ultra.json to find its tables; start it again with camel-jax ultra refine "
@@ -160,7 +160,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     about = json.loads(about.read_text())
     tables, taus, _ = load_tables(open_work(about["work"]), about["arm"])
     run_dir = ppo_loop.resume(run_dir, quiet=quiet, guide=guide_for(mode.group(1), float(mode.group(2))),
-                              truncate=truncate, guide_state=(tables, taus))
+                              truncate=truncate, guide_state=(tables, taus), total_steps=total_steps)
     results.write_atomic(run_dir / "ultra.json", json.dumps({**about, "matched": warn_unmatched(run_dir)}, indent=1)
                          + "\n")
     return run_dir

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 
 
 @dataclasses.dataclass(frozen=True)

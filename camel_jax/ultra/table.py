@@ -35,8 +35,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import normalize
-from camel_jax.priors.errors import SetupError
+from camel_jax.algos.ppo import normalize
+from camel_jax.errors import SetupError
 from camel_jax.ultra.results import Suggestion
 
 CLIP = 10.0  # CleanRL's NormalizeObservation + clip
@@ -54,7 +54,7 @@ class Table(NamedTuple):
 
 
 def normalise(obs, mean, var, clip: float = CLIP):
-    """An observation in the table's key space: the base policy's normalisation (camel_jax/normalize.py)."""
+    """An observation in the table's key space: the base policy's normalisation (camel_jax/algos/ppo/normalize.py)."""
     return normalize.standardise(obs, mean, var, clip)
 
 

@@ -40,7 +40,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax import specs
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 from camel_jax.ultra import ablation, interpret, providers, queries, results, stages, standins, table, trajectory
 from camel_jax.ultra.collect import collect
 from camel_jax.ultra.interpret import Window
@@ -204,7 +204,7 @@ class Asking:
         if kind == "recorded":
             return providers.recorded_provider(work.spec, self.folder(work, arm, k), self.retries, work.max_critical,
                                                self.improve_version)
-        from camel_jax.priors import llm
+        from camel_jax import llm
 
         return providers.llm_provider(work.spec, self.client, self.model or llm.DEFAULT_MODEL, self.retries,
                                       work.max_critical, save_to=work.arm_dir(arm) / "answers" / f"seed_{k}",
@@ -360,8 +360,8 @@ def improve(work: Work, provider: str, arm: str = "", asking: Asking = Asking(),
 def policy_of(policy: str, env: str) -> tuple[Callable, str]:
     """(obs -> action, its name) of `policy`: a PPO run directory (the mean action of its best-evaluated seed), or
     what `--prior` accepts apart from none and random (a prior file, a task name, expert:TD3_RUN_DIR)."""
-    from camel_jax import ppo_eval
-    from camel_jax.ppo_config import is_ppo_run
+    from camel_jax.algos.ppo import eval as ppo_eval
+    from camel_jax.algos.ppo.config import is_ppo_run
     from camel_jax.priors.baselines import best_member, resolve
 
     if is_ppo_run(policy):

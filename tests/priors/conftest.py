@@ -3,7 +3,7 @@
 import pytest
 from priors_testlib import FAKE_KEY
 
-from camel_jax.priors import llm
+from camel_jax import llm
 
 
 @pytest.fixture

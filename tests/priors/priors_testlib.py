@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx2
 
-from camel_jax.priors import llm
+from camel_jax import llm
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"

@@ -8,8 +8,8 @@ import json
 import pytest
 from priors_testlib import HERE
 
+from camel_jax.errors import SetupError
 from camel_jax.priors import answers
-from camel_jax.priors.errors import SetupError
 
 ANSWERS = HERE / "answers"
 

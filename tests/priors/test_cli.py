@@ -7,7 +7,8 @@ import shutil
 import pytest
 from priors_testlib import CORPUS
 
-from camel_jax.priors import llm, parse_header
+from camel_jax import llm
+from camel_jax.priors import parse_header
 from camel_jax.priors.cli import main
 
 GOOD = CORPUS / "good" / "hopper_pd_where.py"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax.priors import llm, load_prior, parse_header
+from camel_jax import llm
+from camel_jax.priors import load_prior, parse_header
 from camel_jax.priors.cli import main
 
 LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"

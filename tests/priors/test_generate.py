@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from priors_testlib import FAKE_KEY, Replay
 
-from camel_jax import specs
+from camel_jax import llm, specs
+from camel_jax.errors import SetupError
 from camel_jax.priors import generate as generate_module
-from camel_jax.priors import llm, parse_header, prompt
-from camel_jax.priors.errors import SetupError
+from camel_jax.priors import parse_header, prompt
 from camel_jax.priors.generate import generate
 
 HOPPER = specs.load("hopper")

@@ -16,8 +16,8 @@ import pytest
 from priors_testlib import HERE, Replay
 
 import camel_jax
-from camel_jax import specs
-from camel_jax.priors import importer, llm, load_prior, parse_header, prompt, translate
+from camel_jax import llm, specs
+from camel_jax.priors import importer, load_prior, parse_header, prompt, translate
 from camel_jax.priors.cli import main
 
 ANSWERS = HERE / "answers"

@@ -9,8 +9,8 @@ import socket
 
 import pytest
 
-from camel_jax import specs
-from camel_jax.priors import llm, parse_header, prompt
+from camel_jax import llm, specs
+from camel_jax.priors import parse_header, prompt
 from camel_jax.priors.cli import main
 from camel_jax.priors.loader import tuned_prior
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from priors_testlib import CORPUS, corpus, expected_reason, task_of
 
+from camel_jax.errors import PriorError
 from camel_jax.priors import allowlist, purity, sandbox
 from camel_jax.priors.cli import main
-from camel_jax.priors.errors import PriorError
 
 BAD = corpus("bad")
 GOOD = corpus("good")

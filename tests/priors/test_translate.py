@@ -12,8 +12,8 @@ import pytest
 from priors_testlib import CORPUS, Replay
 
 from camel_jax import specs
+from camel_jax.errors import PriorError
 from camel_jax.priors import allowlist, answers, convert, translate
-from camel_jax.priors.errors import PriorError
 
 HOPPER = specs.load("hopper")
 BRANCHES = CORPUS / "numpy" / "hopper_pd_branches.py"

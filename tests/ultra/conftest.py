@@ -4,12 +4,12 @@ that need a base policy, and a work directory collected from it (3 episodes per 
 import pytest
 from test_ppo import TINY
 
-from camel_jax.ppo_config import PPOConfig
+from camel_jax.algos.ppo.config import PPOConfig
 
 
 @pytest.fixture(scope="session")
 def ppo_base(tmp_path_factory):
-    from camel_jax.ppo_loop import train
+    from camel_jax.algos.ppo.loop import train
 
     config = PPOConfig(**TINY, backend="gymnasium", eval_episodes=1, eval_every=384,
                        out=str(tmp_path_factory.mktemp("ultra_base") / "base"))

@@ -4,7 +4,8 @@ value net recomputed from the recorded observations; sampled and mean actions; r
 import jax
 import numpy as np
 
-from camel_jax import normalize, ppo_eval
+from camel_jax.algos.ppo import eval as ppo_eval
+from camel_jax.algos.ppo import normalize
 from camel_jax.ultra.collect import collect
 
 

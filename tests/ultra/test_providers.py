@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from priors.priors_testlib import FAKE_KEY, Replay
 
-from camel_jax import specs
-from camel_jax.priors import llm, prompt
-from camel_jax.priors.errors import SetupError
+from camel_jax import llm, specs
+from camel_jax.errors import SetupError
+from camel_jax.priors import prompt
 from camel_jax.ultra import interpret, providers, queries, results, stages, table, trajectory
 
 HOPPER = specs.load("hopper")

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from toy_env import PointGoal
 
-from camel_jax import normalize
+from camel_jax.algos.ppo import normalize
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.trainer import make_train
 from camel_jax.envs.autoreset import AutoResetVecEnv
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.ppo_trainer import make_train
 from camel_jax.ultra import refine, table
 from camel_jax.ultra.results import Suggestion
 

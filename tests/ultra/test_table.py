@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 from camel_jax.ultra import table
 from camel_jax.ultra.results import Suggestion
 

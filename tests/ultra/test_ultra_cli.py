@@ -15,8 +15,8 @@ import httpx2
 import numpy as np
 from priors.priors_testlib import FAKE_KEY, Replay
 
+from camel_jax import llm
 from camel_jax.cli import main
-from camel_jax.priors import llm
 from camel_jax.ultra import queries, results
 from camel_jax.ultra.work import open_work
 

@@ -11,7 +11,7 @@ import os
 
 import anthropic
 
-from camel_jax.priors.errors import SetupError
+from camel_jax.errors import SetupError
 
 API_KEY_ENV = "ANTHROPIC_API_KEY"
 DEFAULT_MODEL = "claude-sonnet-4-6"

@@ -6,7 +6,7 @@ is unset is left to JAX's cluster detection (SLURM, Open MPI, Kubernetes, Cloud 
 environment variables, not Config fields, because the process id differs between processes and config.json (which a
 resume reads) is one file for all of them. With none set there is one process and nothing happens.
 
-Then `jax.devices()` lists the devices of every process, the mesh spans them all (camel_jax/sharding.py), each
+Then `jax.devices()` lists the devices of every process, the mesh spans them all (camel_jax/core/sharding.py), each
 process runs the same compiled chunk for the members on its devices, and orbax writes each process's shards of a
 checkpoint. Logs: at each log step the per-member rows (a few numbers per member) are gathered and process 0 alone
 writes metrics.csv, eval.csv and actor.msgpack, so a run directory reads the same whatever the process count. The

@@ -20,18 +20,19 @@ import time
 import typing
 from pathlib import Path
 
-from camel_jax.config import Config
-from camel_jax.td3 import Hyper
+from camel_jax import algos
 
 
-def plan(config: Config) -> tuple[Path, list[Config]]:
-    """Split `config.grid` into programs: (sweep dir, one Config per program, its `grid` holding only Hyper fields)."""
+def plan(config) -> tuple[Path, list]:
+    """Split `config.grid` into programs: (sweep dir, one config per program, its `grid` holding only the fields its
+    algorithm varies inside one program, its plug-in's SWEEPABLE)."""
     inner, outer = [], {}
-    hints = typing.get_type_hints(Config)
+    sweepable = algos.of_config(config).SWEEPABLE
+    hints = typing.get_type_hints(type(config))
     for item in config.grid:
         name, _, values = item.partition("=")
         name = name.strip().replace("-", "_")
-        if name in Hyper.__dataclass_fields__:
+        if name in sweepable:
             inner.append(f"{name}={values}")
         elif name in ("seeds", "grid", "out", "overwrite", "quiet"):
             raise ValueError(f"--grid '{item}': '{name}' is not a setting to sweep; list seeds with --seeds")
@@ -53,11 +54,10 @@ def plan(config: Config) -> tuple[Path, list[Config]]:
     return root, configs
 
 
-def run(config: Config) -> Path:
+def run(config) -> Path:
     """`camel-jax sweep`: check every program's settings, make the sweep directory (refusing an existing one unless
     --overwrite) with sweep.json listing the runs, then train the runs one after the other."""
-    from camel_jax.loop import train
-
+    train = algos.of_config(config).train
     root, configs = plan(config.resolved())  # checked with the backend auto picks
     if root.exists() and not config.overwrite:
         raise FileExistsError(f"sweep directory {root} exists; pass --overwrite or choose another --out")

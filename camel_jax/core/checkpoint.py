@@ -15,7 +15,7 @@ fingerprint of the tree's structure.
 - Restore compares the checksum and the structure fingerprint, so a corrupt, truncated or foreign checkpoint is a
   one-line `CheckpointError` naming the directory and the fix. The checksum hashes per-leaf digests computed on the
   devices (integer sums, so they do not depend on the mesh or the process count).
-- Sharded state (camel_jax/sharding.py): restore takes the target shardings and orbax reads each array straight
+- Sharded state (camel_jax/core/sharding.py): restore takes the target shardings and orbax reads each array straight
   into its shards. Over several processes (jax.distributed) each process hands orbax its own shards (copied on its
   devices instead of to the host) and orbax writes them cooperatively into one checkpoint.
 """
@@ -31,7 +31,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import distributed
+from camel_jax.core import distributed
 
 FORMAT = 2  # 1: host checksum of the saved bytes (still read in a single process)
 

@@ -6,7 +6,7 @@ One iteration of one seed: `num_steps` vectorized steps, each
 then `ppo.learn` on the rollout (GAE, `update_epochs` x `num_minibatches` steps).
 On MJX `run_chunk` scans whole iterations (rollout, env included, and update) inside one compiled program for all
 seeds at once: the per-seed functions are vmapped, and the env steps every seed's envs as one flat batch (as
-camel_jax/trainer.py does for TD3). On gymnasium the host steps the C MuJoCo envs and calls the same functions,
+camel_jax/algos/td3/trainer.py does for TD3). On gymnasium the host steps the C MuJoCo envs and calls the same functions,
 jitted and vmapped over seeds: one call per env step (`observe_act`) and one `update` per rollout.
 
 The guide (ULTRA's hooks, camel_jax/ultra/refine.py): two pure, jittable functions of one observation, `Guide(act,
@@ -31,9 +31,11 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from camel_jax import normalize, ppo
-from camel_jax.ppo import Transition
-from camel_jax.ppo_config import PPOConfig
+from camel_jax.algos.ppo import loss as ppo
+from camel_jax.algos.ppo import normalize
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.loss import Transition
+from camel_jax.core.episodes import episode_means
 
 
 class Guide(NamedTuple):
@@ -210,10 +212,8 @@ def chunk_row(rows: dict, xp=np) -> dict:
     """The logged row per seed of a chunk of iterations (leaves: (iterations, seeds)): episode means over every
     episode that ended in the chunk (NaN if none), the guide's matched steps summed, the mean of the update
     statistics, the last nonfinite count."""
-    episodes = xp.sum(rows["episodes"], axis=0)
-    per_episode = lambda k: xp.where(episodes > 0, xp.sum(rows[k], axis=0) / xp.maximum(episodes, 1), xp.nan)
     skip = ("episodes", "return_sum", "length_sum", "nonfinite", "matched")
-    return {"episodes": episodes, "episode_return": per_episode("return_sum"),
-            "episode_length": per_episode("length_sum"), "nonfinite": rows["nonfinite"][-1],
+    return {**episode_means(rows["episodes"], rows["return_sum"], rows["length_sum"], xp, axis=0),
+            "nonfinite": rows["nonfinite"][-1],
             "matched": xp.sum(rows["matched"], axis=0),
             **{k: xp.mean(v, axis=0) for k, v in rows.items() if k not in skip}}

@@ -15,16 +15,15 @@ import jax
 import jax.numpy as jnp
 
 from camel_jax import specs
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.ppo_loop import load_policy
-from camel_jax.ppo_trainer import Learner, PPOTrain, make_train
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.loop import load_policy
+from camel_jax.algos.ppo.trainer import Learner, PPOTrain, make_train
+from camel_jax.core.runs import check_finished
 
 
 def load_run(run_dir: str | Path, command: str = "eval") -> tuple[PPOConfig, PPOTrain, Learner]:
     """(config, trainer functions, learner with the final policy of every seed) of the finished PPO run `run_dir`;
     FileNotFoundError / ValueError with one line naming the fix (for `command`) when it is not one."""
-    from camel_jax.final_eval import check_finished
-
     run_dir = Path(run_dir)
     config = check_finished(run_dir, PPOConfig, command)
     tr = make_train(config, specs.load(config.env))  # reads only the spec's dimensions here

@@ -1,5 +1,5 @@
-"""The host shell around PPO's compiled trainer (camel_jax/ppo_trainer.py): iterations, logging, evaluation,
-checkpoints and the final policy, in the run directory layout of TD3's runs (camel_jax/runs.py).
+"""The host shell around PPO's compiled trainer (camel_jax/algos/ppo/trainer.py): iterations, logging, evaluation,
+checkpoints and the final policy, in the run directory layout of TD3's runs (camel_jax/core/runs.py).
 
 No training logic lives here. On MJX each chunk of iterations (rollouts with their updates) is one call of the jitted
 `run_chunk` for all seeds. On gymnasium each env step is the C MuJoCo step and one jitted call (`observe_act`), and
@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import jax
@@ -27,26 +28,32 @@ import jax.numpy as jnp
 import numpy as np
 from flax import serialization
 
-from camel_jax import envs, evaluate, runs, specs
-from camel_jax.checkpoint import Checkpoints
-from camel_jax.loop import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
-from camel_jax.ppo_config import PPOConfig
-from camel_jax.ppo_trainer import Guide, chunk_row, iteration_row, make_train
+from camel_jax import envs, specs
+from camel_jax.algos.ppo.config import PPOConfig
+from camel_jax.algos.ppo.trainer import Guide, chunk_row, iteration_row, make_train
+from camel_jax.core import evaluate, runs, signals
+from camel_jax.core.checkpoint import Checkpoints
+from camel_jax.core.progress import Progress
+from camel_jax.core.run import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
 from camel_jax.priors import kinds
-from camel_jax.progress import Progress
 
-METRIC_FIELDS = runs.PPO_METRIC_FIELDS
+# its losses and diagnostics, and ULTRA's guidance counts in place of masking
+METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
+                 "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
+                 "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = runs.EVAL_FIELDS
 
 
 def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None, truncate: bool = False,
-           guide_state=None) -> Path:
+           guide_state=None, total_steps: int = 0) -> Path:
     """Continue the PPO run in `run_dir` from its latest checkpoint (from the start if it has none), as
-    `camel_jax.loop.resume` does for TD3: a finished run is an error, and so are logged rows after the checkpoint
+    `camel_jax.algos.td3.loop.resume` does for TD3: a finished run is an error, and so are logged rows after the checkpoint
     unless `truncate`. A guided run needs its `guide` function again (its state is in the checkpoint; with no
     checkpoint yet, `guide_state` starts it again)."""
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume", PPOConfig)
+    if total_steps:  # extend it (a finished run too); the annealed learning rate stretches to the new total
+        config = runs.extend(run_dir, config, total_steps)
     runs.check_resumable(run_dir, config.iterations * config.batch_size)
     if quiet is not None:
         config = dataclasses.replace(config, quiet=quiet)
@@ -54,11 +61,21 @@ def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None =
 
 
 def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None = None, guide_state=None,
-          guide_name: str = "", truncate: bool = False, files: dict[str, str] | None = None) -> Path:
+          guide_name: str = "", truncate: bool = False, files: dict[str, str] | None = None,
+          on_log: Callable[[int, dict], None] | None = None) -> Path:
     """Train PPO for `config.seeds` at once; returns the run directory. `guide`, `guide_state` (leading seed axis)
-    and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/ppo_trainer.py); None for plain PPO.
+    and `guide_name` (written to prior.txt): ULTRA's guidance (camel_jax/algos/ppo/trainer.py); None for plain PPO.
     `truncate`: a resume may drop logged rows after its checkpoint. `files`: more files (name: text) written into a
-    new run directory when it is made (ULTRA's ultra.json, which a resume reads)."""
+    new run directory when it is made (ULTRA's ultra.json, which a resume reads). `on_log(step, row)` is called after
+    each log row is written (row: the summary arrays of that chunk, one entry per seed), as for TD3. SIGTERM, SIGUSR1
+    and Ctrl-C stop it after the current chunk with a checkpoint (camel_jax/core/signals.py: `Interrupted`)."""
+    with signals.stop_requests() as stop:
+        return _train(config, stop, resume_dir, guide, guide_state, guide_name, truncate, files, on_log)
+
+
+def _train(config: PPOConfig, stop: signals.StopRequests, resume_dir: Path | None, guide: Guide | None, guide_state,
+           guide_name: str, truncate: bool, files: dict[str, str] | None,
+           on_log: Callable[[int, dict], None] | None) -> Path:
     t_start = time.time()
     backend, why = config.backend_choice()
     why = "as the run was started, config.json" if resume_dir is not None else why
@@ -138,6 +155,17 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
         run_eval = lambda lr, step: gym_eval(lr, 10_000 + step, 0.0)
     progress = Progress(config, t_start - meta["wall_s"], i * config.batch_size, metric_fields=METRIC_FIELDS,
                         eval_fields=EVAL_FIELDS, show_matched=guide is not None)
+
+    def close() -> None:
+        ckpt.close()
+        if venv is not None:
+            venv.close()
+        if close_eval is not None:
+            close_eval()
+
+    if stop.requested:  # before this process's first chunk: a new run directory goes, a resumed one stays
+        close()
+        stop.check(run_dir, i * config.batch_size, fresh=resume_dir is None)
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if venv is None:
@@ -151,21 +179,23 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
             rows = jax.tree.map(lambda *x: np.stack(x), *per_iteration)
         i += length
         step = i * config.batch_size
-        progress.log(run_dir, step, chunk_row(rows))
+        row = chunk_row(rows)
+        progress.log(run_dir, step, row)
+        if on_log is not None:
+            on_log(step, row)
         if run_eval is not None and (i % eval_iters == 0 or i == config.iterations):
             mean, std = run_eval(learner(), step)
             progress.log_eval(run_dir, step, {"return_unmasked": np.asarray(mean), "std_unmasked": np.asarray(std)})
-        if i % ckpt_iters == 0 or i == config.iterations:
+        if i % ckpt_iters == 0 or i == config.iterations or stop.requested:
             ckpt.save(i, step, state, time.time() - progress.t0)
+        if stop.requested and i < config.iterations:
+            close()
+            stop.check(run_dir, step, fresh=resume_dir is None)
 
-    ckpt.close()
     final = jax.device_get(learner())
+    close()
     runs.save_actor(run_dir, {"params": final.params, "obs_stats": final.obs_stats,
                               "reward_stats": final.reward_scaler.stats})
-    if venv is not None:
-        venv.close()
-    if close_eval is not None:
-        close_eval()
     progress.done(run_dir)
     return run_dir
 

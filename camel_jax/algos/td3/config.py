@@ -14,12 +14,10 @@ from typing import Literal
 import jax.numpy as jnp
 
 from camel_jax import specs
-from camel_jax.td3 import Hyper
+from camel_jax.algos.td3.update import Hyper
+from camel_jax.core.config import RECORDED, auto_backend
 
 TASKS = Literal[specs.available()]  # the spec files in envs/, as command-line choices
-# Written into config.json beside the settings (runs.create), never read back as settings: what the prior was and
-# what it cost (camel_jax/priors/kinds.py), and the task as results name it (specs.task_label).
-RECORDED = ("prior_kind", "prior_label", "prior_search_env_steps", "task_label")
 # CleanRL's td3_continuous_action_jax.py settings that decide how much each update learns from; with all of them at
 # these values a run claims CleanRL's TD3, whose update-to-data ratio is 1 (one update per env transition).
 CLEANRL_TD3 = {"buffer_size": 1_000_000, "batch_size": 256, "learning_rate": 3e-4, "gamma": 0.99, "tau": 0.005,
@@ -42,6 +40,8 @@ HYPER_RANGES = {
 
 @dataclasses.dataclass(frozen=True)
 class Config:
+    algo: str = "td3"
+    """the algorithm (fixed: config.json states it, so `train --config RUN/config.json` replays the run)"""
     env: TASKS = "hopper"
     """task (a spec file in envs/)"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
@@ -213,6 +213,8 @@ class Config:
         """Raise ValueError with a one-line message naming the bad setting and the fix."""
         from camel_jax import envs, specs
 
+        if self.algo != "td3":
+            raise ValueError(f"Config.algo must be 'td3', got '{self.algo}'")
         specs.load(self.env)  # unknown task -> ValueError listing the known ones
         if self.backend not in (*envs.BACKENDS, "auto"):
             raise ValueError(f"unknown backend '{self.backend}'; use --backend auto, mjx or gymnasium")
@@ -229,7 +231,7 @@ class Config:
                              f"({self.total_steps})); lower it or train longer")
         if self.eval_every <= 0 or self.eval_episodes < 0:
             raise ValueError("--eval-every must be positive and --eval-episodes >= 0")
-        from camel_jax.sharding import parse_mesh
+        from camel_jax.core.sharding import parse_mesh
 
         parse_mesh(self.mesh)
         for name, (ok, rule) in HYPER_RANGES.items():  # the base values and every --grid value alike
@@ -255,21 +257,3 @@ class Config:
             if k in raw:
                 raw[k] = tuple(raw[k])
         return cls(**raw)
-
-
-def auto_backend(mjx_impl: str = "jax", mesh: str = "") -> tuple[str, str]:
-    """(backend, why) of `--backend auto` in this process: mjx on an accelerator or where only MJX can do what was
-    asked, gymnasium on a CPU."""
-    import jax
-
-    device = jax.default_backend()
-    if device != "cpu":
-        return "mjx", f"auto: JAX's default device is {device}, an accelerator, where MJX runs every env in one program"
-    if mjx_impl == "warp":
-        return "mjx", "auto: --mjx-impl warp is an MJX implementation"
-    if mesh:
-        return "mjx", "auto: --mesh spreads MJX's envs over devices"
-    if jax.process_count() > 1:
-        return "mjx", "auto: several processes shard MJX's envs"
-    return "gymnasium", ("auto: JAX's default device is the CPU, where gymnasium's C MuJoCo is the faster backend and "
-                         "runs the paper's v4 tasks")

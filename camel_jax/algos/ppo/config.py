@@ -1,6 +1,6 @@
 """PPO's settings: one frozen dataclass with CleanRL's `ppo_continuous_action.py` defaults, saved with each run.
 
-The run, log, evaluation and checkpoint fields mean what they mean in `camel_jax.config.Config` (TD3); `algo` marks a
+The run, log, evaluation and checkpoint fields mean what they mean in `camel_jax.algos.td3.config.Config` (TD3); `algo` marks a
 run directory's config.json as PPO's. Steps are counted in env steps; the loop works in whole iterations (one rollout
 of `num_steps` x `num_envs` env steps and one update), so `log_every`, `eval_every` and `checkpoint_every` are rounded
 down to whole iterations (at least one) and `total_steps` to whole iterations (CleanRL's `total_timesteps //
@@ -17,7 +17,7 @@ from typing import Literal
 
 import jax.numpy as jnp
 
-from camel_jax.ppo import OVERRIDE_LOSSES, Hyper, Settings
+from camel_jax.algos.ppo.loss import OVERRIDE_LOSSES, Hyper, Settings
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,8 +121,8 @@ class PPOConfig:
         return dataclasses.replace(self, backend=self.backend_choice()[0])
 
     def backend_choice(self) -> tuple[str, str]:
-        """(backend, why), as for TD3 (camel_jax.config.auto_backend)."""
-        from camel_jax.config import auto_backend
+        """(backend, why), as for TD3 (camel_jax.core.config.auto_backend)."""
+        from camel_jax.core.config import auto_backend
 
         return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend()
 
@@ -213,16 +213,14 @@ class PPOConfig:
     @classmethod
     def from_json(cls, path: str | Path) -> PPOConfig:
         """The config of a config.json (JSON lists back to the tuples `seeds` and `hidden`)."""
-        from camel_jax.config import RECORDED
+        from camel_jax.core.config import RECORDED
 
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(Path(path).read_text()).items()
                       if k not in RECORDED})
 
 
 def is_ppo_run(run_dir: str | Path) -> bool:
-    """Whether a run directory's config.json is PPO's (its `algo` field); False when it has none or it is TD3's."""
-    path = Path(run_dir) / "config.json"
-    try:
-        return json.loads(path.read_text()).get("algo") == "ppo"
-    except (OSError, ValueError, AttributeError):
-        return False
+    """Whether a run directory's config.json states PPO as its algorithm (`algo`); False without one."""
+    from camel_jax import algos
+
+    return (Path(run_dir) / "config.json").is_file() and algos.name_of_run(run_dir) == "ppo"

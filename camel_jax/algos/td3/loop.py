@@ -3,15 +3,13 @@
 No training logic lives here. On MJX each chunk is one call of the jitted `run_chunk` (all members). On gymnasium
 each env step is the C MuJoCo step and one call of the jitted `learn_act` (learn from this step, choose the next
 action), so the host waits on the device once per step.
-`resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/checkpoint.py) instead of the
+`resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/core/checkpoint.py) instead of the
 init: chunk lengths depend only on the iteration, so a resumed MJX run computes exactly what an uninterrupted one does.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,21 +18,30 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from camel_jax import distributed, envs, evaluate, runs, specs
-from camel_jax.checkpoint import Checkpoints
-from camel_jax.config import Config
+from camel_jax import envs, specs
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.trainer import make_train, summarize
+from camel_jax.core import distributed, evaluate, runs, signals
+from camel_jax.core.checkpoint import Checkpoints
+from camel_jax.core.progress import Progress
+from camel_jax.core.run import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
+from camel_jax.core.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
 from camel_jax.priors import kinds
+
+METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "epsilon", "masked_frac",
+                 "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
 from camel_jax.priors.baselines import ResolvedPrior, resolve
-from camel_jax.progress import Progress
-from camel_jax.sharding import jit_sharded, make_mesh, seed_sharding, shard_seeds, state_shardings
-from camel_jax.trainer import make_train, summarize
 
 
-def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False) -> Path:
+def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False, total_steps: int = 0) -> Path:
     """Continue the run in `run_dir` from its latest checkpoint to `total_steps` (from the start if it has none).
-    A finished run is an error, and so are logged rows after the checkpoint unless `truncate` (they are dropped)."""
+    A finished run is an error unless `total_steps` extends it (the schedules over the run, e.g. the exploration's
+    decay, then stretch to the new total), and so are logged rows after the checkpoint unless `truncate` (they are
+    dropped)."""
     run_dir = Path(run_dir)
-    config = runs.read_config(run_dir, "resume")
+    config = runs.read_config(run_dir, "resume", Config)
+    if total_steps:
+        config = runs.extend(run_dir, config, total_steps)
     runs.check_resumable(run_dir, config.total_steps)
     if config.prior.startswith(runs.CALLABLE_PRIOR):
         raise ValueError(f"{run_dir} was trained with a Python callable prior ({config.prior}), which cannot be "
@@ -51,7 +58,14 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
           on_log: Callable[[int, dict], None] | None = None) -> Path:
     """Train (or, with `resume_dir`, continue) the run of `config`; returns its run directory. `prior`: an already
     resolved prior instead of `config.prior` (the notebook API's callables); `on_log(step, row)` is called after each
-    log row is written (row: the summary arrays of that chunk, one entry per member)."""
+    log row is written (row: the summary arrays of that chunk, one entry per member). SIGTERM, SIGUSR1 and Ctrl-C
+    stop it after the current chunk with a checkpoint (camel_jax/core/signals.py: `Interrupted`)."""
+    with signals.stop_requests() as stop:
+        return _train(config, stop, resume_dir, truncate, prior, on_log)
+
+
+def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, truncate: bool,
+           prior: ResolvedPrior | None, on_log: Callable[[int, dict], None] | None) -> Path:
     t_start = time.time()
     backend, why = config.backend_choice()
     why = "as the run was started, config.json" if resume_dir is not None else why
@@ -122,6 +136,17 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
     progress.note(f"compiling the {'training chunk' if config.backend == 'mjx' else 'update'} (XLA; the first log line "
                   "waits for it; " + (f"cached in {cache} for later runs of these settings)" if cache else
                                       "no compile cache)"))
+
+    def close() -> None:
+        ckpt.close()
+        if config.backend == "gymnasium":
+            venv.close()
+        if gym_eval is not None:
+            close_gym_eval()
+
+    if stop.requested:  # before this process's first chunk: a new run directory goes, a resumed one stays
+        close()
+        stop.check(run_dir, i * config.num_envs, fresh=resume_dir is None)
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
         if config.backend == "mjx":
@@ -145,47 +170,19 @@ def train(config: Config, resume_dir: Path | None = None, truncate: bool = False
             out = _evaluate(config, get_learner(), mjx_eval, gym_eval, step)
             if main:
                 progress.log_eval(run_dir, step, out)
-        if i % ckpt_iters == 0 or i == config.iterations:
+        if i % ckpt_iters == 0 or i == config.iterations or stop.requested:
             ckpt.save(i, step, state, time.time() - progress.t0)
+        if stop.requested and i < config.iterations:
+            close()
+            stop.check(run_dir, step, fresh=resume_dir is None)
 
-    ckpt.close()
     actor = distributed.to_host(get_learner().agent.actor)
+    close()
     if main:
         runs.save_actor(run_dir, actor)
-    if config.backend == "gymnasium":
-        venv.close()
-    if gym_eval is not None:
-        close_gym_eval()
     if main:
         progress.done(run_dir)
     return run_dir
-
-
-def announce(config, why: str) -> None:
-    """The start-up lines that say what is being trained, on stderr: the backend and why it was chosen (naming the
-    task variant where MJX computes a different task, Ant), then the update-to-data ratio (`config.ratio_lines`,
-    with its warning). Printed with --quiet too: they are few, and they change what a result means."""
-    spec = specs.load(config.env)
-    label = specs.task_label(config.env, config.backend)
-    note = (f"; on MJX this task is '{label}', not {spec.gym_id} (contact forces differ from C MuJoCo's after the "
-            "first foot contact), and its results are named so") if label != config.env else ""
-    v4 = [(f"task: {spec.gym_id}, the paper's version (Zhao et al. 2025 ran v4; gymnasium's deprecation notice "
-           "suggests v5, which revises the tasks, so v4 keeps results comparable with the paper's)")] if (
-        config.backend == "gymnasium" and spec.gym_id.endswith("-v4")) else []
-    for line in [f"backend: {config.backend} ({why}){note}", *v4, *config.ratio_lines()]:
-        print(line, file=sys.stderr, flush=True)
-
-
-def use_compile_cache(on: bool) -> None:
-    """JAX's persistent compilation cache, on by default: in $JAX_COMPILATION_CACHE_DIR when set, else in
-    $XDG_CACHE_HOME/camel-jax/xla (~/.cache/camel-jax/xla). Every program is cached, however fast it compiled."""
-    if not on:
-        jax.config.update("jax_enable_compilation_cache", False)
-        return
-    if not jax.config.jax_compilation_cache_dir:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        jax.config.update("jax_compilation_cache_dir", str(base / "camel-jax" / "xla"))
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
 
 
 def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
@@ -198,21 +195,6 @@ def _evaluate(config: Config, learner, mjx_eval, gym_eval, step: int) -> dict:
             mean, std = gym_eval(learner, 10_000 + step, flag)
         out[f"return_{label}"], out[f"std_{label}"] = np.asarray(mean), np.asarray(std)
     return out
-
-
-def gym_env_seeds(config: Config, iteration: int = 0) -> list[int]:
-    """Env seeds of the gymnasium backend, member-major: env k of the member with seed s gets `s * num_envs + k`, so
-    a member's envs do not depend on the other members (one env per member: seed s, as CleanRL's `--seed s`). A run
-    resumed at iteration i > 0 restarts its episodes from seeds shifted by `7919 * i`."""
-    n = config.num_envs
-    return [(m["seed"] * n + k + 7919 * iteration) % 2**31 for m in config.members() for k in range(n)]
-
-
-def gym_nonfinite(run_dir: Path, step: int, members: int, num_envs: int) -> list[int]:
-    """Per gymnasium env (member-major), where a run resumed at env step `step` starts counting non-finite steps:
-    each member's count logged at that step, on its first env (the logged count is the sum over a member's envs)."""
-    counts = runs.nonfinite_at(run_dir, step, members)
-    return [counts[m] if k == 0 else 0 for m in range(members) for k in range(num_envs)]
 
 
 def gym_step(act, learn_act, venv, learner, env_state, action, k: int, seeds: int):

@@ -85,7 +85,7 @@ config: config.json, its record included. The ids are kept
         settings = json.loads(saved.read_text()) if saved.is_file() else dataclasses.asdict(config)
         prior = settings.get("prior_kind") or getattr(config, "prior", "none").split(":", 1)[0]
         tags = [settings.get("task_label") or config.env, config.backend, f"prior:{prior}",
-                f"algo:{getattr(config, 'algo', 'td3')}"]
+                f"algo:{config.algo}"]
         self.runs = [wandb.init(project=config.wandb_project, entity=getattr(config, "wandb_entity", "") or None,
                                 group=run_dir.name, name=f"{run_dir.name}/{name}", id=ids[name], tags=tags,
                                 resume="allow", dir=str(run_dir), config={**settings, "member": member},

@@ -1,7 +1,8 @@
 """Evaluation: the deterministic actor for N episodes, unmasked (the real score) and masked (a diagnostic).
 
 MJX: one jitted program, episodes vmapped, seeds vmapped. gymnasium: a host loop over C MuJoCo envs with the same
-jitted actor. Each returns per-seed (mean return, std return), shaped (seeds,).
+jitted actor. Each returns per-seed (mean return, std return), shaped (seeds,). `train` is any algorithm's trainer
+functions with `greedy(learner, obs, masked_flag) -> action` (the algorithm interface's greedy); `learner` its state.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax import envs
-from camel_jax.trainer import Learner, Train
 
 
-def make_mjx_eval(train: Train, env, episodes: int):
+def make_mjx_eval(train, env, episodes: int):
     """`env`: a task name, or one unbatched brax-style env with an `episode_length` (the step limit)."""
     env = envs.make_single(env) if isinstance(env, str) else env
     length = env.episode_length
 
-    def one_seed(learner: Learner, key, masked_flag):
+    def one_seed(learner, key, masked_flag):
         states = jax.vmap(env.reset)(jax.random.split(key, episodes))
         masked = jnp.full((episodes,), masked_flag, jnp.float32)
 
@@ -38,7 +38,7 @@ def make_mjx_eval(train: Train, env, episodes: int):
     return jax.jit(jax.vmap(one_seed, in_axes=(0, 0, None)))
 
 
-def make_gym_eval(train: Train, env_name: str, episodes: int, seeds: int):
+def make_gym_eval(train, env_name: str, episodes: int, seeds: int):
     """Per seed (leading axis of the learner), `episodes` episodes on gymnasium's C MuJoCo task; episode e of every
     member starts from env seed `seed + e`, so a member's score does not depend on the other members.
 
@@ -47,7 +47,7 @@ def make_gym_eval(train: Train, env_name: str, episodes: int, seeds: int):
     venv = envs.make(env_name, "gymnasium", num_envs=seeds * episodes)
     greedy = jax.jit(jax.vmap(train.greedy))
 
-    def run(learner: Learner, seed: int, masked_flag: float):
+    def run(learner, seed: int, masked_flag: float):
         state = venv.reset([seed + e for _ in range(seeds) for e in range(episodes)])  # every member: the same states
         masked = jnp.full((seeds, episodes), masked_flag, jnp.float32)
         first_return = np.full(seeds * episodes, np.nan)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import jax
 
-from camel_jax import buffer as replay
 from camel_jax import specs
-from camel_jax.config import Config
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3.config import Config
 
 
 def replay_capacity(config: Config) -> int:

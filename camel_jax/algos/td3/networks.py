@@ -15,7 +15,7 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
-from camel_jax.masking import map_to_box
+from camel_jax.algos.td3.masking import map_to_box
 
 
 class MLP(nn.Module):

@@ -50,7 +50,7 @@ UNKNOWN = {"commit": "unknown", "dirty": None}
 
 def git_commit() -> dict:
     """{"commit", "dirty"} of the checkout camel_jax is imported from; UNKNOWN for a wheel install or without git."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]  # the folder holding camel_jax/
     if not (root / ".git").exists():
         return UNKNOWN
     try:

@@ -8,7 +8,7 @@ Layout of RUN_DIR:
   metrics.csv      one row per log step per seed
   eval.csv         one row per evaluation per seed (unmasked and masked), with the backend it ran on
   actor.msgpack    final actor parameters of every seed (leading axis: seed)
-  checkpoints/     the complete training state every `checkpoint_every` env steps, the last K (camel_jax/checkpoint.py)
+  checkpoints/     the complete training state every `checkpoint_every` env steps, the last K (camel_jax/core/checkpoint.py)
 """
 
 from __future__ import annotations
@@ -20,44 +20,37 @@ import shutil
 import time
 from pathlib import Path
 
-import jax
-import jax.numpy as jnp
 from flax import serialization
 
-from camel_jax import provenance, specs
-from camel_jax.config import Config
-from camel_jax.networks import Actor
+from camel_jax import algos
+from camel_jax.core import provenance
 
-METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "epsilon", "masked_frac",
-                 "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
-# PPO's (camel_jax/ppo_loop.py): its losses and diagnostics, and ULTRA's guidance counts in place of masking
-PPO_METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "pg_loss", "v_loss", "entropy",
-                     "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
-                     "matched", "nonfinite", "steps_per_s", "wall_s")
+# metrics.csv's columns are each algorithm's (its plug-in's METRIC_FIELDS); eval.csv's are the same for all
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s", "backend")
 # config.prior of a run trained through camel_jax.train with a Python callable (api.py): "callable:<its name>". Only
 # its source is kept (prior.txt, for reading), so eval scores it unmasked only and resume refuses it.
 CALLABLE_PRIOR = "callable:"
 
 
-def fields(base: tuple[str, ...], config: Config) -> tuple[str, ...]:
+def fields(base: tuple[str, ...], config) -> tuple[str, ...]:
     """CSV columns: step, seed, the swept hyperparameters of `--grid` (if any), then `base`'s other columns."""
     return ("step", "seed", *config.grid_values(), *[f for f in base if f not in ("step", "seed")])
 
 
-def read_config(run_dir: Path, command: str, cls=Config):
-    """A run directory's config (`cls`: Config, or PPOConfig for a PPO run); FileNotFoundError / ValueError with one
-    line naming the fix for `command`."""
+def read_config(run_dir: Path, command: str, cls=None):
+    """A run directory's config (`cls`: the config class to read it as; None: its algorithm's, from its `algo`);
+    FileNotFoundError / ValueError with one line naming the fix for `command`."""
     if not (run_dir / "config.json").is_file():
         raise FileNotFoundError(f"{run_dir} has no config.json; point {command} at a run directory made by "
                                 "camel-jax train")
+    cls = cls or algos.of_run(run_dir).Config
     try:
         return cls.from_json(run_dir / "config.json")
     except (ValueError, TypeError, KeyError) as e:
         raise ValueError(f"{run_dir / 'config.json'} is not a camel-jax config ({e}); restore it or start over") from None
 
 
-def default_dir(config: Config, record: dict | None = None) -> Path:
+def default_dir(config, record: dict | None = None) -> Path:
     """runs/<task>_<backend>_<prior>_<time>: the task as results name it (ant on MJX: ant-mjx-contacts) and the
     prior with its kind (llm-hopper, tuned-hopper, none, random, expert-td3, ...)."""
     record = record or {}
@@ -73,15 +66,17 @@ def slug(text: str) -> str:
     return "-".join("".join(c if c.isalnum() or c == "_" else " " for c in text.lower()).split())
 
 
-def create(config: Config, prior_source: str, prior_sha: str, metric_fields: tuple[str, ...] = METRIC_FIELDS,
+def create(config, prior_source: str, prior_sha: str, metric_fields: tuple[str, ...] | None = None,
            eval_fields: tuple[str, ...] = EVAL_FIELDS, record: dict | None = None) -> Path:
-    """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior. `config`: a
-    Config or any frozen dataclass with `out`, `overwrite` and `to_json` (PPOConfig, with its own CSV columns).
+    """Make the run directory (refusing an existing one unless `overwrite`) and write config and prior. `config`: an
+    algorithm's config (a frozen dataclass with `algo`, `out`, `overwrite` and `to_json`); `metric_fields`: None for
+    its algorithm's columns.
     `record`: what config.json records beside the settings (config.RECORDED: the prior's kind, label and search
     cost, the task label)."""
+    metric_fields = metric_fields or algos.of_config(config).METRIC_FIELDS
     run_dir = Path(config.out) if config.out else default_dir(config, record)
     if run_dir.exists():
-        if not config.overwrite:
+        if not (config.overwrite or never_trained(run_dir)):
             raise FileExistsError(f"run directory {run_dir} exists; pass --overwrite or choose another --out")
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
@@ -129,6 +124,14 @@ def nonfinite_at(run_dir: Path, step: int, members: int) -> list[int]:
     return [int(float(r["nonfinite"] or 0)) for r in rows]
 
 
+def never_trained(run_dir: Path) -> bool:
+    """Whether `run_dir` is a run directory that was stopped (or killed) before its first training step: a
+    config.json but no logged row, no checkpoint and no actor. Such a directory holds nothing, and a new run with the
+    same --out replaces it."""
+    return ((run_dir / "config.json").is_file() and not (run_dir / "actor.msgpack").exists()
+            and not has_checkpoint(run_dir) and last_logged_step(run_dir) == 0)
+
+
 def has_checkpoint(run_dir: Path) -> bool:
     """Whether RUN_DIR/checkpoints/ holds a saved step."""
     checkpoints = Path(run_dir) / "checkpoints"
@@ -144,6 +147,22 @@ def check_resumable(run_dir: Path, total_steps: int) -> None:
         raise ValueError(f"{run_dir} has finished ({last} of {total_steps} env steps logged); there is nothing to "
                          f"resume (camel-jax eval {run_dir} scores its actor; train --config {run_dir}/config.json "
                          "--out NEW_DIR repeats it)")
+
+
+def extend(run_dir: Path, config, total_steps: int):
+    """`resume --total-steps N`: the run's config with `total_steps` N, written into its config.json (the recorded
+    fields kept) so that the run states what it trains to; ValueError (one line) when N is below what it logged."""
+    last = last_logged_step(run_dir)
+    if total_steps < max(last, 1):
+        raise ValueError(f"--total-steps {total_steps} is below the {last:,} env steps {run_dir} has logged; give a "
+                         "larger total to extend it")
+    config = dataclasses.replace(config, total_steps=total_steps)
+    config.check()
+    raw = json.loads((run_dir / "config.json").read_text())
+    tmp = run_dir / "config.json.tmp"
+    tmp.write_text(json.dumps({**raw, "total_steps": total_steps}, indent=2))
+    tmp.replace(run_dir / "config.json")
+    return config
 
 
 def truncate(run_dir: Path, step: int, allow: bool = False) -> None:
@@ -175,15 +194,20 @@ def save_actor(run_dir: Path, actor_params) -> None:
     tmp.replace(run_dir / "actor.msgpack")  # atomic: never a half-written file under the final name
 
 
-def load_actor(run_dir: Path):
-    """(config, actor params with leading seed axis) of a finished run."""
-    run_dir = Path(run_dir)
+def check_finished(run_dir: Path, cls=None, command: str = "eval"):
+    """The run's config (`cls`: its config class; None: its algorithm's); FileNotFoundError / ValueError with one
+    line naming the fix if it is not a finished run."""
+    if not run_dir.is_dir():
+        what = "is not a directory" if run_dir.exists() else "does not exist"
+        raise FileNotFoundError(f"{run_dir} {what}; point {command} at a run directory made by camel-jax train")
+    config = read_config(run_dir, command, cls)
     if not (run_dir / "actor.msgpack").is_file():
-        raise FileNotFoundError(f"{run_dir} has no actor.msgpack; point expert: at a finished run directory")
-    config = Config.from_json(run_dir / "config.json")
-    spec = specs.load(config.env)
-    actor = Actor(spec.act_dim, config.hidden, config.actor_sees_box)
-    ones = jnp.ones((1, spec.act_dim))
-    template = actor.init(jax.random.PRNGKey(0), jnp.zeros((1, spec.obs_dim)), -ones, ones)
-    template = jax.tree.map(lambda x: jnp.stack([x] * len(config.members())), template)
-    return config, serialization.from_bytes(template, (run_dir / "actor.msgpack").read_bytes())
+        last = last_logged_step(run_dir)
+        if last >= config.total_steps and not has_checkpoint(run_dir):
+            raise FileNotFoundError(f"{run_dir} finished ({last} of {config.total_steps} env steps logged) but has no "
+                                    "actor.msgpack (it was not kept or not committed), so there is no actor to "
+                                    f"evaluate; its CSVs hold its results. To get one, repeat the run: camel-jax train "
+                                    f"--config {run_dir}/config.json --out NEW_DIR")
+        raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished writing it ({last} of "
+                                f"{config.total_steps} env steps logged); resume it first (camel-jax resume {run_dir})")
+    return config

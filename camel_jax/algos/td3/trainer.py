@@ -25,11 +25,13 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
-from camel_jax import buffer as replay
-from camel_jax import masking, td3
-from camel_jax.config import Config
-from camel_jax.memory import replay_capacity
-from camel_jax.td3 import Agent, Hyper
+from camel_jax.algos.td3 import buffer as replay
+from camel_jax.algos.td3 import masking
+from camel_jax.algos.td3 import update as td3
+from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.memory import replay_capacity
+from camel_jax.algos.td3.update import Agent, Hyper
+from camel_jax.core.episodes import episode_means
 
 
 @struct.dataclass
@@ -191,12 +193,8 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
 def summarize(metrics: dict, xp=jnp) -> dict:
     """Reduce per-step metrics of a chunk (leading axis: steps) to one row. `xp`: jnp inside the compiled MJX chunk,
     numpy on the host (the gymnasium loop: no device work, nothing to compile per chunk length)."""
-    episodes = xp.sum(metrics["episodes"])
-    safe = xp.maximum(episodes, 1)
     return {
-        "episodes": episodes,
-        "episode_return": xp.where(episodes > 0, xp.sum(metrics["return_sum"]) / safe, xp.nan),
-        "episode_length": xp.where(episodes > 0, xp.sum(metrics["length_sum"]) / safe, xp.nan),
+        **episode_means(metrics["episodes"], metrics["return_sum"], metrics["length_sum"], xp),
         "epsilon": metrics["epsilon"][-1],
         "masked_frac": xp.mean(metrics["masked_frac"]),
         "critic_loss": _nanmean(metrics["critic_loss"], xp),

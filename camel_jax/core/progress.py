@@ -5,7 +5,7 @@
   steps a guide matched so far, all members) when stderr is a terminal; otherwise (logs redirected to files, CI) one
   plain line per log step (with `show_matched`: the steps matched in that log period) and evaluation on stdout;
   nothing if quiet.
-- TensorBoard and W&B: camel_jax/logs.py, opened at the first log step (when the run directory is known).
+- TensorBoard and W&B: camel_jax/core/logs.py, opened at the first log step (when the run directory is known).
 """
 
 from __future__ import annotations
@@ -16,20 +16,22 @@ from pathlib import Path
 
 import numpy as np
 
-from camel_jax import logs, runs
-from camel_jax.config import Config
+from camel_jax import algos
+from camel_jax.core import logs, runs
 
 
 class Progress:
     """Built by loop.train as `Progress(config, t0, start_step)`; `log` per log step, `log_eval` per evaluation,
     `done` at the end (`close` releases the bar and the sinks without the final line)."""
 
-    def __init__(self, config: Config, t0: float, start_step: int = 0, stream=None,
-                 metric_fields: tuple[str, ...] = runs.METRIC_FIELDS, eval_fields: tuple[str, ...] = runs.EVAL_FIELDS,
+    def __init__(self, config, t0: float, start_step: int = 0, stream=None,
+                 metric_fields: tuple[str, ...] | None = None, eval_fields: tuple[str, ...] = runs.EVAL_FIELDS,
                  show_matched: bool = False):
         self.config, self.t0, self.last_t, self.last_step = config, t0, time.time() if start_step else t0, start_step
-        self.metric_fields, self.eval_fields = metric_fields, eval_fields  # the CSV columns (PPO has its own)
-        self.masked = "masked_frac" in metric_fields  # TD3 / CAMEL: a masked evaluation too (PPO has no mask)
+        # the CSV columns: metrics.csv's are the config's algorithm's (its plug-in's METRIC_FIELDS) unless given
+        self.metric_fields = metric_fields or algos.of_config(config).METRIC_FIELDS
+        self.eval_fields = eval_fields
+        self.masked = "masked_frac" in self.metric_fields  # TD3 / CAMEL: a masked evaluation too (PPO has no mask)
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None

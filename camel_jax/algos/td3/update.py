@@ -6,7 +6,7 @@ Everything of TD3 is in this file (CleanRL's algorithm, read in one sitting):
   critic loss    = mse(Q1(s, a), target) + mse(Q2(s, a), target)
   every `policy_frequency` updates: actor loss = -mean Q1(s, actor(s, box(s))), then Polyak targets (tau).
 `box(s)` is the prior's box when the transition's episode was masked, else [-1, 1]; it is recomputed from the prior
-here rather than stored (see camel_jax/buffer.py). With no prior the box is always [-1, 1] and this is plain TD3.
+here rather than stored (see camel_jax/algos/td3/buffer.py). With no prior the box is always [-1, 1] and this is plain TD3.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import jax.numpy as jnp
 import optax
 from flax import struct
 
-from camel_jax.buffer import Transition
-from camel_jax.networks import Actor, TwinCritic
+from camel_jax.algos.td3.buffer import Transition
+from camel_jax.algos.td3.networks import Actor, TwinCritic
 
 BoxFn = Callable[[jax.Array, jax.Array, "Hyper"], tuple[jax.Array, jax.Array]]  # (obs, masked, hyper) -> low, high
 

@@ -1,0 +1,121 @@
+"""Interrupt-safe runs (issue #25, item 4): SIGTERM, SIGUSR1 and Ctrl-C stop a run after its chunk with a
+checkpoint, one line and exit status 75, and `camel-jax resume` continues exactly (MJX: the resumed run's rows equal
+the uninterrupted run's bit for bit); a run stopped before its first training step leaves nothing that
+blocks its --out; `resume --total-steps N` extends a finished run. Both algorithms, both backends; the runs are
+tests/test_golden.py's tiny arms (compiled once for both files with the suite's compilation cache)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from test_golden import ARMS, differences, train
+
+from camel_jax import cli
+from camel_jax.core import runs, signals
+from camel_jax.core.progress import Progress
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args) -> int:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return cli.main([*map(str, args)])
+    finally:
+        os.chdir(cwd)
+
+
+def signal_after_first_log(monkeypatch, signum):
+    """Send `signum` to this process right after the run's first log row (the chunk's checkpoint still to come)."""
+    log, sent = Progress.log, []
+
+    def log_then_signal(self, run_dir, step, row):
+        log(self, run_dir, step, row)
+        if not sent:
+            sent.append(step)
+            os.kill(os.getpid(), signum)
+
+    monkeypatch.setattr(Progress, "log", log_then_signal)
+    return sent
+
+
+def test_a_signal_only_sets_the_request_and_the_handlers_are_put_back():
+    before = signal.getsignal(signal.SIGTERM)
+    with signals.stop_requests() as stop:
+        os.kill(os.getpid(), signal.SIGUSR1)
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert stop.requested == "SIGUSR1"  # the first one names the stop
+        with pytest.raises(KeyboardInterrupt):  # a second Ctrl-C stops at once
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("arm, signum", [("td3_mjx", signal.SIGTERM), ("ppo_mjx", signal.SIGUSR1)])
+def test_mjx_run_stopped_after_a_chunk_resumes_bit_for_bit(arm, signum, tmp_path, monkeypatch, capsys):
+    whole = train(arm, tmp_path / "whole")  # the same run uninterrupted, in this process (the golden rows are a
+    out = tmp_path / arm  # machine's: this compares on the machine that runs it)
+    sent = signal_after_first_log(monkeypatch, signum)
+    rc = run_cli("train", *ARMS[arm], "--quiet", "--out", out)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == signals.EXIT_INTERRUPTED
+    name = signal.Signals(signum).name
+    assert err[-1] == (f"camel-jax train: stopped by {name} at env step {sent[0]:,}, checkpoint written; continue "
+                       f"with camel-jax resume {out}")
+    assert runs.has_checkpoint(out) and runs.last_logged_step(out) == sent[0] and not (out / "actor.msgpack").exists()
+    monkeypatch.undo()
+    assert run_cli("resume", out, "--quiet") == 0
+    for csv in ("metrics.csv", "eval.csv"):
+        assert not differences((whole / csv).read_text(), (out / csv).read_text()), csv
+
+
+@pytest.mark.parametrize("arm", ["td3_gymnasium", "ppo_gymnasium"])
+def test_gymnasium_run_stopped_by_ctrl_c_after_a_chunk_resumes_to_the_end(arm, tmp_path, monkeypatch, capsys):
+    out = tmp_path / arm
+    sent = signal_after_first_log(monkeypatch, signal.SIGINT)
+    assert run_cli("train", *ARMS[arm], "--quiet", "--out", out) == signals.EXIT_INTERRUPTED
+    assert "stopped by SIGINT at env step" in capsys.readouterr().err
+    assert runs.has_checkpoint(out) and runs.last_logged_step(out) == sent[0]
+    monkeypatch.undo()
+    assert run_cli("resume", out, "--quiet") == 0
+    total = json.loads((out / "config.json").read_text())["total_steps"]
+    assert runs.last_logged_step(out) == total and (out / "actor.msgpack").is_file()
+
+
+@pytest.mark.parametrize("arm", ["td3_gymnasium", "ppo_mjx"])
+def test_a_run_stopped_before_its_first_step_leaves_nothing_behind(arm, tmp_path, monkeypatch, capsys):
+    """The signal comes once the run is set up, before its first chunk (and so before its compilation): no
+    directory is left, and the same --out then trains without --overwrite."""
+    init = Progress.__init__
+
+    def init_then_signal(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(Progress, "__init__", init_then_signal)
+    out = tmp_path / "run"
+    assert run_cli("train", *ARMS[arm], "--quiet", "--out", out) == signals.EXIT_INTERRUPTED
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "camel-jax train: stopped by SIGTERM before the first training step; nothing was kept (train again)")
+    assert not out.exists()
+    # a directory left by a run killed outright (SIGKILL) before its first step does not block --out either
+    out.mkdir()
+    (out / "config.json").write_text("{}")
+    (out / "metrics.csv").write_text("step,seed\n")
+    assert runs.never_trained(out)
+    from camel_jax.algos.td3.config import Config
+
+    assert runs.create(Config(out=str(out)), "none", "0") == out and json.loads((out / "config.json").read_text())
+
+
+def test_resume_total_steps_extends_a_finished_run(tmp_path):
+    run_dir = train("td3_mjx", tmp_path / "run")
+    assert run_cli("resume", run_dir, "--quiet") == 2  # finished: nothing to do
+    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1000") == 2  # below what it logged
+    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1600") == 0
+    assert runs.last_logged_step(run_dir) == 1600
+    assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 1600
