@@ -323,14 +323,32 @@ def command_tree():
             default = {"default": f.default} if f.default is not dataclasses.MISSING else {
                 "default_factory": f.default_factory}
             fields.append((f.name, hints[f.name], dataclasses.field(**default)))
-    train = dataclasses.make_dataclass("Train", [("algo", Literal[tuple(ALGOS)], dataclasses.field(default="td3")),
-                                                 ("config", str, dataclasses.field(default="")), *fields],
-                                       frozen=True)
-    priors = dataclasses.make_dataclass("Priors", [("command", priors_cli.Command)], frozen=True)
+    train = _offering_tasks(dataclasses.make_dataclass(
+        "Train", [("algo", Literal[tuple(ALGOS)], dataclasses.field(default="td3")),
+                  ("config", str, dataclasses.field(default="")), *fields], frozen=True))
+    priors_command = Union[tuple(Annotated[_offering_tasks(cls), tyro.conf.subcommand(  # noqa: UP007
+        name, description=priors_cli._about(cls))] for name, cls in priors_cli.SUBCOMMANDS.items())]
+    priors = dataclasses.make_dataclass("Priors", [("command", priors_command)], frozen=True)
     ultra = dataclasses.make_dataclass("Ultra", [("command", ultra_cli.Command)], frozen=True)
-    commands = {"train": train, "resume": ResumeArgs, "sweep": Config, "eval": EvalArgs, "plot": PlotArgs,
+    commands = {"train": train, "resume": ResumeArgs, "sweep": _offering_tasks(Config), "eval": EvalArgs, "plot": PlotArgs,
                 "priors": priors, "ultra": ultra, "completion": CompletionArgs}
     return Union[tuple(Annotated[cls, tyro.conf.subcommand(name)] for name, cls in commands.items())]  # noqa: UP007
+
+
+def _offering_tasks(cls):
+    """`cls` with its --env offering the spec'd task names to the shell: parsing takes any string (gym:ID too), so
+    the choices live only in the completion script."""
+    from camel_jax.config import TASK_CHOICES, TASKS
+
+    swap = {TASKS: TASK_CHOICES, TASKS | None: TASK_CHOICES | None}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    changed = {f: (swap[hints[f.name]]) for f in dataclasses.fields(cls) if hints[f.name] in swap}
+    if not changed:
+        return cls
+    namespace = {"__annotations__": {f.name: t for f, t in changed.items()}}
+    namespace |= {f.name: f.default for f in changed if f.default is not dataclasses.MISSING}
+    kw_only = any(f.kw_only for f in changed)
+    return dataclasses.dataclass(frozen=True, kw_only=kw_only)(type(cls.__name__, (cls,), namespace))
 
 
 def _reported(command: str, work) -> int:
