@@ -2,6 +2,11 @@
 
 A wheel carries the files inside the package (`camel_jax/_data/envs`); an editable install or a checkout reads them
 from the repository root. Adding a task means adding one spec file (and one prior under `priors/`).
+
+Task names: `hopper` is the spec file's task (gymnasium v4, the paper's); `hopper-v5` is the same file with its `[v5]`
+table applied over it (only what v5 changes: its id, XML, reward terms, observation, with the differences stated in
+`changes`); `gym:ID` is any registered gymnasium task with bounded Box actions and flat Box observations, its spec
+built from the env itself (gymnasium backend only).
 """
 
 from __future__ import annotations
@@ -158,7 +163,7 @@ def check_xml(path: Path, expected: str, task: str) -> None:
         raise SetupError(f"task '{task}': gymnasium {gymnasium.__version__}'s {path.name} (sha256 {found[:12]}...) is not "
                          f"the XML this task was validated with ({expected[:12]}...); install the tested set: "
                          "pip install -c constraints.txt -e . (or re-validate the task and update xml_sha256 in "
-                         f"envs/{task}.toml)")
+                         f"envs/{task.partition('-')[0]}.toml)")
 
 
 GYM_PREFIX = "gym:"  # --env gym:ID: any gymnasium task with Box observations and actions (gymnasium backend)
