@@ -61,7 +61,7 @@ def _gym_from(env, state):
 
 
 @pytest.mark.parametrize("name,obs_tol,rew_tol", [
-    ("hopper", 1e-4, 2e-5), ("walker2d", 1e-3, 2e-4),
+    ("hopper", 1e-4, 2e-5), ("walker2d", 1e-3, 2e-4), ("hopper-v5", 1e-4, 2e-5),
     pytest.param("walker2d-v5", 1e-3, 2e-4, marks=[pytest.mark.slow, pytest.mark.skipif(
         not HEAVY, reason="one more Walker2d compilation; run with CAMEL_JAX_HEAVY_TESTS=1")]),
 ])
@@ -101,7 +101,8 @@ def _touches_during_step(g, action) -> bool:
 
 
 # task: (obs, reward) tolerance of the first, contact-free step of each episode (measured: see the module docstring)
-CONTACT_TASKS = {"ant": (1e-4, 1e-5), "halfcheetah": (1e-4, 1e-5), "humanoid": (1e-3, 1e-4)}
+CONTACT_TASKS = {"ant": (1e-4, 1e-5), "ant-v5": (1e-4, 1e-5), "halfcheetah": (1e-4, 1e-5), "humanoid": (1e-3, 1e-4),
+                 "humanoid-v5": (1e-3, 1e-4)}
 
 
 def _env_action(spec, a: np.ndarray) -> np.ndarray:
@@ -110,9 +111,12 @@ def _env_action(spec, a: np.ndarray) -> np.ndarray:
     return low + (a.astype(np.float64) + 1.0) * 0.5 * (high - low)
 
 
-@pytest.mark.parametrize("name", ["ant", "halfcheetah", pytest.param("humanoid", marks=[
-    pytest.mark.slow, pytest.mark.timeout(5400), pytest.mark.skipif(
-        not HEAVY, reason="Humanoid's MJX step compiles for minutes on 2 CPU cores; run with CAMEL_JAX_HEAVY_TESTS=1")])])
+HUMANOID = [pytest.mark.slow, pytest.mark.timeout(5400), pytest.mark.skipif(
+    not HEAVY, reason="Humanoid's MJX step compiles for minutes on 2 CPU cores; run with CAMEL_JAX_HEAVY_TESTS=1")]
+
+
+@pytest.mark.parametrize("name", ["ant", "ant-v5", "halfcheetah", pytest.param("humanoid", marks=HUMANOID),
+                                  pytest.param("humanoid-v5", marks=HUMANOID)])
 def test_parity_until_first_contact_and_in_distribution(name, impl):
     episodes, steps = 24, 60
     env = envs.make_single(name, impl, worlds=episodes)

@@ -138,6 +138,46 @@ def test_task_terms_equal_gymnasiums_on_its_own_states(task):
     g.close()
 
 
+# How each task's v5 differs from its v4, field by field of the spec (its [v5] table); any other field is v4's. What
+# the MJX env computes from these fields is gymnasium v5's: test_task_terms_equal_gymnasiums_on_its_own_states runs
+# every v5 version (the healthy bonus on the steps that end episodes, Ant's and Humanoid's contact cost and observed
+# contact forces, Humanoid's observation without the world body), test_spec_is_gymnasiums_task checks the model file
+# (Walker2d-v5's feet) and test_reset_noise_is_gymnasiums_and_the_mjx_draws_follow_it the reset noise (unchanged).
+V5_DIFFERENCES = {
+    "hopper": {"healthy_bonus": ("every_step", "while_healthy")},
+    "walker2d": {"healthy_bonus": ("every_step", "while_healthy"), "xml": ("walker2d.xml", "walker2d_v5.xml")},
+    "ant": {"healthy_bonus": ("every_step", "while_healthy"), "obs_dim": (27, 105),
+            "contact_cost_weight": (0.0, 5e-4), "contact_force_range": (None, (-1.0, 1.0))},
+    "halfcheetah": {},  # only info keys and constructor options differ
+    "humanoid": {"healthy_bonus": ("every_step", "while_healthy"), "obs_dim": (376, 348),
+                 "contact_cost_weight": (0.0, 5e-7), "contact_cost_max": (None, 10.0)},
+}
+SAME_ALWAYS = ("frame_skip", "episode_length", "act_table", "act_low", "act_high", "forward_source", "forward_weight",
+               "healthy_reward", "ctrl_cost_weight", "z_index", "z_range", "angle_index", "angle_range", "state_range",
+               "reset_qpos", "reset_qvel", "mjx_options", "mjx_variant")
+
+
+@pytest.mark.parametrize("family", sorted(V5_DIFFERENCES))
+def test_v5_differs_from_v4_exactly_as_its_spec_states(family):
+    import dataclasses
+
+    v4, v5 = specs.load(family), specs.load(f"{family}-v5")
+    assert (v4.version, v5.version, v4.gym_id.replace("-v4", "-v5")) == ("v4", "v5", v5.gym_id)
+    assert v5.family == family and v5.changes and not v4.changes  # the docs of the difference
+    expected = V5_DIFFERENCES[family]
+    for field, (old, new) in expected.items():
+        assert (getattr(v4, field), getattr(v5, field)) == (old, new), field
+    for field in SAME_ALWAYS:
+        assert getattr(v4, field) == getattr(v5, field), field
+    same_obs = "obs_dim" not in expected
+    assert (v4.obs_table == v5.obs_table) == same_obs and (v4.obs_parts == v5.obs_parts) == same_obs
+    assert specs.compatible(family, f"{family}-v5") == same_obs  # a v4 prior serves v5 where both observe alike
+    changed = {f.name for f in dataclasses.fields(v4) if getattr(v4, f.name) != getattr(v5, f.name)}
+    bookkeeping = {"name", "gym_id", "version", "changes", "reward_text", "xml_sha256", "obs_names", "obs_table",
+                   "obs_rows", "obs_parts"}
+    assert changed - bookkeeping == set(expected) - {"obs_dim"}, changed
+
+
 def test_humanoid_steps_with_newton_on_mjx_because_mjx_has_no_pgs():
     spec = specs.load("humanoid")
     model = mujoco.MjModel.from_xml_path(str(spec.xml_path))
@@ -266,5 +306,5 @@ def test_a_v4_prior_serves_a_v5_task_that_observes_and_acts_alike():
     prior = resolve("hopper", "hopper-v5")  # Hopper-v5 changes only the reward
     assert prior.kind == "file" and "task: hopper" in prior.source
     assert prior.fn(np.zeros(11, np.float32)).shape == (3,)
-    with pytest.raises(ValueError, match="is the shipped prior of ant, not of ant-v5"):
+    with pytest.raises(ValueError, match="is the LLM-written prior of ant, not of ant-v5"):
         resolve("ant", "ant-v5")  # Ant-v5 observes 78 contact forces more
