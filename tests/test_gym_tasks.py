@@ -108,7 +108,7 @@ def test_ppo_trains_on_it(tmp_path):
 @pytest.mark.parametrize("argv,needle", [
     (["train", "--env", "gym:CartPole-v1"], "has Discrete actions"),
     (["train", "--env", PENDULUM, "--backend", "mjx"], "runs on the gymnasium backend only"),
-    (["train", "--algo", "ppo", "--env", PENDULUM], "runs on the gymnasium backend only"),  # PPO's default: mjx
+    (["train", "--algo", "ppo", "--env", PENDULUM, "--backend", "mjx"], "runs on the gymnasium backend only"),
     (["priors", "prompt", "--env", "gym:NoSuchTask-v0"], "Environment `NoSuchTask` doesn't exist"),
     (["priors", "evaluate", str(ANSWER), "--env", PENDULUM], "use --backend gymnasium"),  # evaluate's default: mjx
 ])
