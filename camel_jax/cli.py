@@ -20,6 +20,7 @@ import tyro
 
 from camel_jax import algos
 from camel_jax.core.commandline import check_choices as _check_choices
+from camel_jax.core.commandline import take as _take
 from camel_jax.core.commandline import user_errors as _user_errors
 
 USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,eval,plot,priors,ultra,completion} ...
@@ -188,22 +189,6 @@ def version() -> str:
         return installed("camel-jax")
     except PackageNotFoundError:
         return "unknown (not installed; pip install -e .)"
-
-
-def _take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
-    """(value of `flag` as `FLAG V` or `FLAG=V`, the other arguments); the last one given wins."""
-    value, rest, i = default, [], 0
-    while i < len(argv):
-        if argv[i] == flag:
-            if i + 1 >= len(argv):
-                raise ValueError(f"{flag} needs a value")
-            value, i = argv[i + 1], i + 2
-        elif argv[i].startswith(flag + "="):
-            value, i = argv[i].split("=", 1)[1], i + 1
-        else:
-            rest.append(argv[i])
-            i += 1
-    return value, rest
 
 
 def _read_config_file(path: str) -> dict:
@@ -396,17 +381,34 @@ def command_tree():
                 "default_factory": f.default_factory}
             fields.append((f.name, hints[f.name], dataclasses.field(**default)))
     algo = ("algo", Literal[algos.names()], dataclasses.field(default=algos.DEFAULT))
-    train = dataclasses.make_dataclass("Train", [algo,
-                                                 ("config", str, dataclasses.field(default="")), *fields],
-                                       frozen=True)
-    priors = dataclasses.make_dataclass("Priors", [("command", priors_cli.Command)], frozen=True)
+    train = _offering_tasks(dataclasses.make_dataclass(
+        "Train", [algo, ("config", str, dataclasses.field(default="")), *fields], frozen=True))
+    priors_command = Union[tuple(Annotated[_offering_tasks(cls), tyro.conf.subcommand(  # noqa: UP007
+        name, description=priors_cli._about(cls))] for name, cls in priors_cli.SUBCOMMANDS.items())]
+    priors = dataclasses.make_dataclass("Priors", [("command", priors_command)], frozen=True)
     ultra = dataclasses.make_dataclass("Ultra", [("command", ultra_cli.Command)], frozen=True)
     from camel_jax.comparison import CompareArgs
 
-    commands = {"compare": CompareArgs, "train": train, "resume": ResumeArgs, "sweep": algos.get(algos.DEFAULT).Config,
-                "eval": EvalArgs, "plot": PlotArgs,
+    commands = {"compare": _offering_tasks(CompareArgs), "train": train, "resume": ResumeArgs,
+                "sweep": _offering_tasks(algos.get(algos.DEFAULT).Config), "eval": EvalArgs, "plot": PlotArgs,
                 "priors": priors, "ultra": ultra, "completion": CompletionArgs}
     return Union[tuple(Annotated[cls, tyro.conf.subcommand(name)] for name, cls in commands.items())]  # noqa: UP007
+
+
+def _offering_tasks(cls):
+    """`cls` with its --env offering the spec'd task names to the shell: parsing takes any string (gym:ID too), so
+    the choices live only in the completion script."""
+    from camel_jax.algos.td3.config import TASK_CHOICES, TASKS
+
+    swap = {TASKS: TASK_CHOICES, TASKS | None: TASK_CHOICES | None}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    changed = {f: (swap[hints[f.name]]) for f in dataclasses.fields(cls) if hints[f.name] in swap}
+    if not changed:
+        return cls
+    namespace = {"__annotations__": {f.name: t for f, t in changed.items()}}
+    namespace |= {f.name: f.default for f in changed if f.default is not dataclasses.MISSING}
+    kw_only = any(f.kw_only for f in changed)
+    return dataclasses.dataclass(frozen=True, kw_only=kw_only)(type(cls.__name__, (cls,), namespace))
 
 
 def _reported(command: str, work) -> int:

@@ -34,7 +34,9 @@ def test_bash_completes_commands_nested_commands_and_choices(bash_script):
     assert {"train", "resume", "sweep", "eval", "plot", "priors", "ultra", "completion"} <= set(
         _bash_complete(bash_script, "camel-jax", ""))
     assert _bash_complete(bash_script, "camel-jax", "priors", "gen") == ["generate"]
-    assert {"ant", "hopper", "walker2d"} <= set(_bash_complete(bash_script, "camel-jax", "priors", "validate", "--env", ""))
+    assert {"ant", "hopper", "walker2d", "halfcheetah", "humanoid", "hopper-v5"} <= set(
+        _bash_complete(bash_script, "camel-jax", "priors", "validate", "--env", ""))  # gym:ID parses, is not listed
+    assert "ant-v5" in _bash_complete(bash_script, "camel-jax", "train", "--env", "")
     assert _bash_complete(bash_script, "camel-jax", "ultra", "identify", "--provider", "") == sorted(
         ["llm", "recorded", "value-drop", "td-error", "random"])
     assert _bash_complete(bash_script, "camel-jax", "train", "--algo", "") == ["ppo", "td3"]

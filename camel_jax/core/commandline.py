@@ -38,3 +38,19 @@ def user_errors() -> tuple[type[Exception], ...]:
     from camel_jax.errors import SetupError
 
     return (ValueError, FileExistsError, FileNotFoundError, SetupError, CheckpointError)
+
+
+def take(argv: list[str], flag: str, default: str) -> tuple[str, list[str]]:
+    """(value of `flag` as `FLAG V` or `FLAG=V`, the other arguments); the last one given wins."""
+    value, rest, i = default, [], 0
+    while i < len(argv):
+        if argv[i] == flag:
+            if i + 1 >= len(argv):
+                raise ValueError(f"{flag} needs a value")
+            value, i = argv[i + 1], i + 2
+        elif argv[i].startswith(flag + "="):
+            value, i = argv[i].split("=", 1)[1], i + 1
+        else:
+            rest.append(argv[i])
+            i += 1
+    return value, rest

@@ -8,10 +8,15 @@ from __future__ import annotations
 RECORDED = ("prior_kind", "prior_label", "prior_search_env_steps", "task_label")
 
 
-def auto_backend(mjx_impl: str = "jax", mesh: str = "") -> tuple[str, str]:
-    """(backend, why) of `--backend auto` in this process: mjx on an accelerator or where only MJX can do what was
-    asked, gymnasium on a CPU."""
+def auto_backend(mjx_impl: str = "jax", mesh: str = "", env: str = "") -> tuple[str, str]:
+    """(backend, why) of `--backend auto` in this process for task `env`: gymnasium for a gym:ID task (it has no MJX
+    port), else mjx on an accelerator or where only MJX can do what was asked, gymnasium on a CPU."""
     import jax
+
+    from camel_jax import specs
+
+    if env and specs.is_gym(env):
+        return "gymnasium", f"auto: --env {env} is a gymnasium task, which runs on the gymnasium backend only"
 
     device = jax.default_backend()
     if device != "cpu":

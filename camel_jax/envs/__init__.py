@@ -1,4 +1,5 @@
-"""Environments: the spec'd locomotion tasks on MJX (jittable, vectorized) and on gymnasium's C MuJoCo.
+"""Environments: the spec'd locomotion tasks on MJX (jittable, vectorized) and on gymnasium's C MuJoCo; any gymnasium
+Box task (`gym:ID`) on gymnasium.
 
 `make(name, backend="mjx" | "gymnasium", num_envs=1)` is the single entry point. Both backends return an object with
 `reset(key) -> State` and `step(state, action) -> State` over `num_envs` auto-resetting instances and the same State
@@ -48,17 +49,25 @@ def available_mjx_impls() -> tuple[str, ...]:
     return tuple(ok)
 
 
+def check_backend(name: str, backend: str) -> None:
+    """ValueError (one line, with the fix) when task `name` cannot run on `backend`: gym:ID tasks have no MJX port."""
+    if backend == "mjx" and specs.load(name).is_gym:
+        raise ValueError(f"--env {name} runs on the gymnasium backend only (MJX ports exist for the spec'd tasks in "
+                         "envs/); use --backend gymnasium")
+
+
 def make_single(name: str, impl: str = "jax", worlds: int = 1):
     """One unbatched MJX instance of task `name`, a brax `Env` (reset(key) -> State, step(state, action) -> State).
     `worlds`: how many instances one call steps (members x envs), which sizes MuJoCo Warp's contact buffer."""
     from camel_jax.envs.mjx_env import LocomotionEnv
 
     check_mjx_impl(impl)
+    check_backend(name, "mjx")
     return LocomotionEnv(specs.load(name), impl, worlds)
 
 
 def make(name: str, backend: str = "mjx", num_envs: int = 1, impl: str = "jax", worlds: int | None = None):
-    """`num_envs` auto-resetting instances of task `name` ("hopper", "walker2d", "ant") on `backend`; on MJX with
+    """`num_envs` auto-resetting instances of task `name` ("hopper", "hopper-v5", ..., or "gym:ID") on `backend`; on MJX with
     implementation `impl`, sized for `worlds` instances per call (default `num_envs`; members x num_envs when the
     trainer steps every member's envs in one call)."""
     if backend not in BACKENDS:

@@ -55,12 +55,12 @@ def resolve(prior: str, env_name: str) -> ResolvedPrior:
     path = prior_path(prior)
     if prior.startswith(TUNED):
         task = parse_header(path.read_text()).get("task")
-        if task != env_name:
+        if not specs.compatible(task, env_name):
             mine = [TUNED + n for n in tuned_names() if parse_header(prior_path(TUNED + n).read_text()).get("task")
                     == env_name]
             raise ValueError(f"--prior {prior} is a controller for {task}, not {env_name}; use "
                              f"{' or '.join(mine) or 'a prior file written for ' + env_name}")
-    elif path != Path(prior) and prior != env_name:  # a shipped prior by task name, for another task
+    elif path != Path(prior) and not specs.compatible(prior, env_name):  # a shipped prior by task name, for another
         raise ValueError(f"--prior {prior} is the LLM-written prior of {prior}, not of {env_name}; use --prior "
                          f"{env_name} or a prior file written for {env_name}")
     return ResolvedPrior(load_prior(path, env_name), "file", path.read_text())

@@ -43,7 +43,7 @@ class Generate(Limits):
     """Ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors."""
 
     env: TASKS
-    """task name (a spec in envs/)"""
+    """task name (a spec in envs/, or gym:ID)"""
     candidates: int = 5
     """number of candidates (one request each)"""
     out: Path | None = None
@@ -67,7 +67,7 @@ class Prompt:
     stderr."""
 
     env: TASKS
-    """task name (a spec in envs/)"""
+    """task name (a spec in envs/, or gym:ID)"""
     style: Style = "paper"
     """paper: the paper's NumPy prompt (its Figure 2) plus the no-state rule; paper-verbatim: the paper's wording
     alone; jnp: the jax.numpy prompt of `generate`"""
@@ -83,7 +83,7 @@ class Import(Limits):
     out: Path
     """folder for the candidates (<answer stem>.py) and the report"""
     env: TASKS
-    """task name (a spec in envs/)"""
+    """task name (a spec in envs/, or gym:ID)"""
     model: str | None = None
     """the model that wrote the answers; None: the JSON's `model`"""
     style: Style = "paper"
@@ -117,7 +117,7 @@ class Translate(Limits):
     file: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="FILE")]
     """the NumPy policy file"""
     env: TASKS
-    """task name (a spec in envs/)"""
+    """task name (a spec in envs/, or gym:ID)"""
     out: Path | None = None
     """output file; None: <file stem>_jnp.py beside it"""
     no_llm: bool = False
@@ -137,7 +137,7 @@ class Rollouts:
     files: Files
     """prior files (select: or folders of them, every *.py)"""
     env: TASKS
-    """task name (a spec in envs/)"""
+    """task name (a spec in envs/, or gym:ID)"""
     episodes: int = 10
     """episodes per candidate"""
     max_steps: int | None = None
@@ -217,12 +217,16 @@ def _check_usage(command: str, argv: list[str]) -> None:
     """One line for the usage errors a user makes most (tyro's own message is a multi-line box): a bad choice, a
     missing required option, no file given."""
     from camel_jax.core.commandline import check_choices as _check_choices
+    from camel_jax.core.commandline import take as _take
 
     cls = SUBCOMMANDS[command]
     try:
         _check_choices(cls, argv)
+        env = _take(argv, "--env", "")[0]
     except ValueError as e:
         raise SetupError(str(e)) from None
+    if env:
+        sandbox.load_spec(env)  # an unknown or unsuitable task (gym:ID too): one line
     flags, positional = _required(cls)
     for flag in flags:
         if not any(a == flag or a.startswith(flag + "=") for a in argv):
@@ -338,7 +342,7 @@ def _translate(args, argv) -> int:
 
 
 def _evaluate(args, argv) -> int:
-    default = args.files[0].parent / f"{args.env}_evaluation_{args.backend}.md"
+    default = args.files[0].parent / f"{specs.file_stem(args.env)}_evaluation_{args.backend}.md"
     results = _rank(args, argv, args.files, args.report or loader.unused_path(default), choose=False)
     if args.write_return:
         for r in (r for r in results if r.ok):
@@ -353,7 +357,8 @@ def _select(args, argv) -> int:
     if not files:
         raise SetupError(f"no *.py candidate files in {', '.join(map(str, args.files))}; write or import candidates "
                          "there first (camel-jax priors generate or import)")
-    results = _rank(args, argv, files, args.report or loader.unused_path(files[0].parent / f"{args.env}_selection.md"),
+    report = files[0].parent / f"{specs.file_stem(args.env)}_selection.md"
+    results = _rank(args, argv, files, args.report or loader.unused_path(report),
                     choose=True)
     chosen = [r for r in results if r.ok]
     print(f"chosen: {chosen[0].path}" if chosen else "no candidate chosen: none passed validation")

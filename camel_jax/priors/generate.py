@@ -48,13 +48,14 @@ def generate(
     out_dir = Path(out_dir) if out_dir is not None else default_out_dir()
     text, _, _ = prompt.build_prompt(spec, prompt.STYLES[style])
     translator = functools.partial(translate.translate, client=client, model=model, limits=limits)
-    first = next_number(out_dir, spec.name)
+    stem = specs.file_stem(spec.name)  # gym:Pendulum-v1 -> gym_Pendulum-v1
+    first = next_number(out_dir, stem)
     results = []
     for number in range(first, first + candidates):
         reply, answered_by = llm.ask(client, model, text, max_tokens)
         answer = f"Messages API reply sha256:{hashlib.sha256(reply.encode()).hexdigest()}"
         header = importer.provenance(spec, style, answered_by, answer)
-        outcome = importer.save_candidate(reply, spec, out_dir / f"{spec.name}_{number}.py", header, translator,
+        outcome = importer.save_candidate(reply, spec, out_dir / f"{stem}_{number}.py", header, translator,
                                           limits, command)
         candidate = Candidate(number, outcome.ok, outcome.reason, outcome.path)
         results.append(candidate)

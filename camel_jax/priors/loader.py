@@ -42,7 +42,7 @@ def load_prior(path: str | Path, env_name: str) -> Callable:
     """
     source = sandbox.read_source(path)
     task = parse_header(source).get("task")
-    if task is not None and task != env_name:
+    if task is not None and not specs.compatible(task, env_name):
         raise PriorError(f"{path} is a prior for task '{task}' (its header), not '{env_name}'; pick the right file")
     result = _validate(source, env_name)
     if not result.ok:
@@ -52,8 +52,23 @@ def load_prior(path: str | Path, env_name: str) -> Callable:
 
 def shipped_prior(env_name: str) -> Path:
     """The default prior of task `env_name` (`--prior TASK`): the LLM-written answer that `camel-jax priors select`
-    chose, copied with its provenance and selection header to `priors/llm/<env_name>/selected.py`."""
-    return specs.data_dir("priors") / "llm" / env_name / "selected.py"
+    chose, copied with its provenance and selection header to `priors/llm/<env_name>/selected.py`; else its v4 task's
+    where the two versions observe and act alike (hopper-v5: priors/llm/hopper/selected.py). SetupError (one line: how
+    to make one) if there is none."""
+    from camel_jax.errors import SetupError
+
+    folder = specs.data_dir("priors") / "llm"
+    own = folder / specs.file_stem(env_name) / "selected.py"
+    if own.is_file():
+        return own
+    family = specs.load(env_name).family
+    if (folder / family / "selected.py").is_file() and specs.compatible(family, env_name):
+        return folder / family / "selected.py"
+    out = f"priors/llm/{specs.file_stem(env_name)}"
+    raise SetupError(f"no LLM prior is selected yet for task '{env_name}' ({out}/selected.py does not exist); make "
+                     f"one: camel-jax priors prompt --env {env_name} --style paper > prompt.md, ask an LLM for five "
+                     f"answers, camel-jax priors import ANSWER.md... --env {env_name} --out DIR, camel-jax priors select "
+                     f"DIR --env {env_name}, then copy the chosen file to {out}/selected.py (or pass --prior FILE)")
 
 
 TUNED = "tuned:"  # `--prior tuned:NAME`: a controller found or tuned in simulation, priors/tuned/NAME.py
@@ -82,7 +97,7 @@ def prior_path(prior: str | Path) -> Path:
     path = Path(prior)
     if path.exists():
         return path
-    if text in specs.available():
+    if text in specs.available() or specs.is_gym(text):
         return shipped_prior(text)
     if path.parent.name == "priors" and path.suffix == ".py" and path.stem in tuned_names():
         raise ValueError(f"{text} has moved: that controller was found or tuned in simulation and is now --prior "
@@ -104,7 +119,7 @@ def task_of(path: str | Path, env_name: str | None) -> str:
     task = parse_header(sandbox.read_source(path)).get("task")
     if env_name is None and task is None:
         raise SetupError(f"{path} has no `# task:` header; name its task with --env ({', '.join(specs.available())})")
-    if env_name is not None and task is not None and task != env_name:
+    if env_name is not None and task is not None and not specs.compatible(task, env_name):
         raise SetupError(f"{path} is a prior for {task} (its header says `task: {task}`), not {env_name}; drop --env "
                          f"or pass --env {task}")
     return env_name or task

@@ -14,6 +14,10 @@ Three styles of policy prompt (`STYLES`):
 - `jnp` (`locomotion_v1.md`): the same structure asking for `jax.numpy` directly, with the rules a jittable prior
   must follow; what `camel-jax priors generate` sends by default.
 `translate_numpy_v1.md` asks for a jnp rewrite of a NumPy policy.
+A `gym:ID` task has no MuJoCo XML and no spec of its own: its prompts (`gym_numpy_v1.md` for both NumPy styles,
+`gym_jnp_v1.md`) carry the env's own documentation (its class docstring) and a table of its spaces, and say how the
+[-1, 1] actions are rescaled onto its bounds. The jnp prompt of a MuJoCo task of another gymnasium version than v4
+is `locomotion_v2.md` (v1 names v4).
 
 A rendered prompt is deterministic (the template, the spec and the XML of the installed gymnasium), so the sha256 of
 its text identifies it. A new prompt version is a new file; the provenance header records the file and the sha256 of
@@ -33,6 +37,10 @@ PAPER_PROMPT = "paper_numpy_v2.md"
 PAPER_VERBATIM_PROMPT = "paper_numpy_v1.md"
 TRANSLATE_PROMPT = "translate_numpy_v1.md"
 STYLES = {"paper": PAPER_PROMPT, "paper-verbatim": PAPER_VERBATIM_PROMPT, "jnp": POLICY_PROMPT}  # --style of `priors prompt`, `import` and `generate`
+# Templates used in place of the styles' own: for gym:ID tasks (their documentation and spaces instead of a MuJoCo XML;
+# both NumPy styles share one), and for MuJoCo tasks of another gymnasium version than v4 (the jnp prompt names it).
+GYM_TEMPLATES = {PAPER_PROMPT: "gym_numpy_v1.md", PAPER_VERBATIM_PROMPT: "gym_numpy_v1.md", POLICY_PROMPT: "gym_jnp_v1.md"}
+VERSION_TEMPLATES = {POLICY_PROMPT: "locomotion_v2.md"}
 
 
 def prompt_file(name: str) -> Path:
@@ -63,18 +71,26 @@ def render(name: str, **fields: object) -> tuple[str, Path, str]:
 
 
 def build_prompt(spec: specs.TaskSpec, name: str = POLICY_PROMPT) -> tuple[str, Path, str]:
-    """The policy-writing prompt for task `spec` from template `name` (`STYLES[style]`): (text, template path,
-    sha256 of the template file)."""
+    """The policy-writing prompt for task `spec` from template `name` (`STYLES[style]`; `GYM_TEMPLATES` and
+    `VERSION_TEMPLATES` stand in for it where they name one): (text, template path, sha256 of the template file)."""
+    import gymnasium
+
+    if spec.is_gym:
+        name = GYM_TEMPLATES.get(name, name)
+    elif spec.version != "v4":
+        name = VERSION_TEMPLATES.get(name, name)
     return render(
         name,
         gym_id=spec.gym_id,
+        version=spec.version,
+        gymnasium_version=gymnasium.__version__,
         obs_dim=spec.obs_dim,
         act_dim=spec.act_dim,
         description=spec.description,
         reward_text=spec.reward_text,
         health_text=spec.health_text,
         tables=spec.markdown_tables(),
-        xml=spec.xml_path.read_text().strip(),
+        xml="" if spec.is_gym else spec.xml_path.read_text().strip(),
     )
 
 

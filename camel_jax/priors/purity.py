@@ -46,6 +46,7 @@ MATH_FUNCTIONS = frozenset({
 # Builtins that build a value (no iterators: `zip`, `map`, `enumerate` are used up by the first call).
 PURE_BUILTINS = frozenset({"abs", "bool", "dict", "float", "int", "len", "list", "max", "min", "range", "round", "set",
                            "sorted", "sum", "tuple"})
+DTYPE_BUILTINS = frozenset({"bool", "complex", "float", "int"})  # `dtype=float` at module level: NumPy's own idiom
 ARRAY_METHODS = frozenset({"reshape", "astype", "copy", "flatten", "ravel"})
 ARRAY_PROPERTIES = frozenset({"T", "shape", "size", "ndim"})
 # Methods that change their object in place (lists, dicts, sets, NumPy arrays).
@@ -288,10 +289,15 @@ class _Constant:
                     f"functions and {', '.join(sorted(PURE_BUILTINS))} may be called at module level)")
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return "`*` or `**` arguments"
-        return self._first([*node.args, *(k.value for k in node.keywords)])
+        return self._first([*node.args, *(k.value for k in node.keywords if not _builtin_dtype(k))])
 
     def _first(self, nodes: list[ast.expr]) -> str:
         return next((why for why in map(self._why_not, nodes) if why), "")
+
+
+def _builtin_dtype(keyword: ast.keyword) -> bool:
+    """`dtype=float` (int, bool, complex): a Python type named as a dtype, a constant like `dtype=np.float64`."""
+    return keyword.arg == "dtype" and isinstance(keyword.value, ast.Name) and keyword.value.id in DTYPE_BUILTINS
 
 
 def _check_defaults(node: ast.FunctionDef | ast.Lambda) -> None:

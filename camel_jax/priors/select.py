@@ -103,6 +103,9 @@ def evaluate(paths: list[str | Path], env_name: str, episodes: int = 10, backend
     spec = specs.load(env_name)
     if backend not in BACKENDS or rank_by not in RANK_BY:
         raise ValueError(f"backend must be one of {BACKENDS} and rank_by one of {RANK_BY}")
+    rank_by = rank_for(spec, rank_by)
+    if spec.is_gym and (backend == "mjx" or video is not None):
+        raise SetupError(f"--env {env_name} has no MuJoCo model here: use --backend gymnasium and no --video")
     max_steps = max_steps or spec.episode_length
     if video is not None:
         render.backend()
@@ -127,10 +130,17 @@ def evaluate(paths: list[str | Path], env_name: str, episodes: int = 10, backend
     return sorted(results, key=lambda r: r.score(rank_by))
 
 
+def rank_for(spec: specs.TaskSpec, rank_by: str) -> str:
+    """`rank_by`, or "return" for a task without forward motion (gym:ID), where the other scores would all be 0."""
+    return "return" if spec.forward_source is None else rank_by
+
+
 def step_seconds(spec: specs.TaskSpec) -> float:
-    """Seconds per env step of task `spec`: its MuJoCo timestep x frame_skip."""
+    """Seconds per env step of task `spec`: its MuJoCo timestep x frame_skip (0 for a gym:ID task: unused)."""
     import mujoco
 
+    if spec.is_gym:
+        return 0.0
     return float(mujoco.MjModel.from_xml_path(str(spec.xml_path)).opt.timestep) * spec.frame_skip
 
 
@@ -207,17 +217,18 @@ def run_episode(env, act: Callable, seed: int, max_steps: int, record: bool = Fa
     """One episode of `act` (obs -> action) on the gymnasium env `env` from seed `seed`, at most `max_steps` steps:
     (return, forward progress, length, fell, qpos (length + 1, nq) if `record` else None)."""
     obs, _ = env.reset(seed=seed)
-    data = env.unwrapped.data
-    x0, ret, length, terminated = float(data.qpos[0]), 0.0, 0, False
+    data = getattr(env.unwrapped, "data", None)  # None: not a MuJoCo task (gym:ID); no forward progress then
+    x = (lambda: float(data.qpos[0])) if data is not None else (lambda: 0.0)
+    x0, ret, length, terminated = x(), 0.0, 0, False
     qpos = [data.qpos.copy()] if record else None
     for _ in range(max_steps):
         obs, reward, terminated, truncated, _ = env.step(np.asarray(act(obs), np.float64))
-        ret, length = ret + reward, length + 1
+        ret, length = ret + float(reward), length + 1
         if record:
             qpos.append(data.qpos.copy())
         if terminated or truncated:
             break
-    return ret, float(data.qpos[0]) - x0, length, bool(terminated), np.array(qpos) if record else None
+    return ret, x() - x0, length, bool(terminated), np.array(qpos) if record else None
 
 
 def report(results: list[Evaluation], env_name: str, backend: str, episodes: int, max_steps: int | None,
@@ -226,8 +237,10 @@ def report(results: list[Evaluation], env_name: str, backend: str, episodes: int
     """The markdown report of ranked `results`; `choose`: a selection report, naming the chosen (first) candidate.
     Videos are linked relative to `report_dir`, the folder the report is written to."""
     spec = specs.load(env_name)
+    rank_by = rank_for(spec, rank_by)
     steps = max_steps or spec.episode_length
-    where = f"{spec.gym_id}, gymnasium C MuJoCo" if backend == "gymnasium" else f"{spec.gym_id} on MJX"
+    where = f"{spec.gym_id}, gymnasium" + ("" if spec.is_gym else " C MuJoCo") if backend == "gymnasium" else \
+        f"{spec.gym_id} on MJX"
     ranked = [r for r in results if r.ok]
     lines = [f"# Prior {'selection' if choose else 'evaluation'}: {spec.name} ({where})", ""]
     if command:

@@ -25,10 +25,11 @@ class PPOConfig:
     algo: str = "ppo"
     """the algorithm (fixed: marks the run directory as PPO's)"""
     env: str = "hopper"
-    """task: hopper, walker2d or ant (a spec file in envs/)"""
+    """task: a spec file in envs/ (hopper, hopper-v5, ...), or gym:ID (gymnasium backend)"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
-    """auto (as TD3's: mjx on a GPU or TPU, gymnasium on a CPU; train prints the choice and config.json records it),
-    mjx (one rollout plus one update is one compiled step) or gymnasium (C MuJoCo v4 tasks, host loop)"""
+    """auto (as TD3's: mjx on a GPU or TPU, gymnasium on a CPU and for gym:ID tasks; train prints the choice and
+    config.json records it), mjx (one rollout plus one update is one compiled step) or gymnasium (gymnasium's own
+    tasks, host loop)"""
     seeds: tuple[int, ...] = (0,)
     """seeds trained at once (vmapped in one program), e.g. --seeds 0,1,2"""
     total_steps: int = 1_000_000
@@ -124,7 +125,7 @@ class PPOConfig:
         """(backend, why), as for TD3 (camel_jax.core.config.auto_backend)."""
         from camel_jax.core.config import auto_backend
 
-        return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend()
+        return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend(env=self.env)
 
     def ratio_lines(self) -> list[str]:
         """What `train` says at start about reuse of data: PPO is on-policy, so a replay ratio in TD3's sense does not
@@ -163,6 +164,8 @@ class PPOConfig:
         specs.load(self.env)
         if self.backend not in (*envs.BACKENDS, "auto"):
             raise ValueError(f"unknown backend '{self.backend}'; use --backend auto, mjx or gymnasium")
+        if self.backend != "auto":
+            envs.check_backend(self.env, self.backend)
         for name in ("total_steps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "log_every",
                      "checkpoint_every", "keep_checkpoints", "eval_every"):
             if getattr(self, name) <= 0:

@@ -9,15 +9,19 @@ import dataclasses
 import itertools
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import jax.numpy as jnp
+import tyro
 
 from camel_jax import specs
 from camel_jax.algos.td3.update import Hyper
 from camel_jax.core.config import RECORDED, auto_backend
 
-TASKS = Literal[specs.available()]  # the spec files in envs/, as command-line choices
+# --env: a spec'd task (hopper, hopper-v5, ...: envs/*.toml) or gym:ID (any gymnasium Box task). Parsed as a string
+# (check() names an unknown one); the shell completion offers the spec'd names (TASK_CHOICES, cli.command_tree).
+TASK_CHOICES = Literal[specs.available()]
+TASKS = Annotated[str, tyro.conf.arg(metavar="{" + ",".join(specs.available()) + "}|gym:ID")]
 # CleanRL's td3_continuous_action_jax.py settings that decide how much each update learns from; with all of them at
 # these values a run claims CleanRL's TD3, whose update-to-data ratio is 1 (one update per env transition).
 CLEANRL_TD3 = {"buffer_size": 1_000_000, "batch_size": 256, "learning_rate": 3e-4, "gamma": 0.99, "tau": 0.005,
@@ -43,7 +47,8 @@ class Config:
     algo: str = "td3"
     """the algorithm (fixed: config.json states it, so `train --config RUN/config.json` replays the run)"""
     env: TASKS = "hopper"
-    """task (a spec file in envs/)"""
+    """task: a spec file in envs/ (hopper is gymnasium's Hopper-v4, hopper-v5 its v5), or gym:ID for any gymnasium
+    task with Box actions (gymnasium backend), e.g. gym:Pendulum-v1"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
     """auto: mjx on a GPU or TPU (or with --mjx-impl warp, --mesh or several processes), gymnasium on a CPU (the faster one there: the paper's C MuJoCo v4 tasks, one jitted
     call per step); mjx: one compiled program, vectorized over envs and seeds. config.json records the one used"""
@@ -137,7 +142,7 @@ class Config:
         --mjx-impl warp, --mesh or several processes) and gymnasium on a CPU (a laptop's default: it runs the paper's
         exact tasks and is the faster one there)."""
         return (self.backend, f"--backend {self.backend}") if self.backend != "auto" else auto_backend(
-            self.mjx_impl, self.mesh)
+            self.mjx_impl, self.mesh, self.env)
 
     def update_to_data(self) -> float:
         """Gradient updates per env transition: updates_per_step per vectorized step of num_envs transitions."""
@@ -219,6 +224,7 @@ class Config:
         if self.backend not in (*envs.BACKENDS, "auto"):
             raise ValueError(f"unknown backend '{self.backend}'; use --backend auto, mjx or gymnasium")
         envs.check_mjx_impl(self.mjx_impl, self.backend)
+        envs.check_backend(self.env, self.backend)
         for name in ("total_steps", "num_envs", "updates_per_step", "batch_size", "buffer_size", "policy_frequency",
                      "log_every", "checkpoint_every", "keep_checkpoints"):
             if getattr(self, name) <= 0:

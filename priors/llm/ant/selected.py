@@ -9,10 +9,10 @@
 # method: NumPy answer translated to jnp mechanically (camel_jax/priors/convert.py), equal to the answer within 4.6e-16 in float64 on 10000 rollout observations and 3000 of the answer's own episodes; command: camel-jax priors import priors/llm/ant/answer_6.md priors/llm/ant/answer_7.md priors/llm/ant/answer_8.md priors/llm/ant/answer_9.md priors/llm/ant/answer_10.md --env ant --out priors/llm/ant/imported_v2 --model 'claude (Anthropic; helper session, version not exposed)'
 # return: 2093.5 +- 23.1 over 10 episodes on Ant-v4 (gymnasium, seeds 0-9); forward 61.42 m; falls 0/10 (mean length 1000 steps); from priors/llm/ant/imported_v2/ant_selection.md
 # kind: llm
-# selected: by camel-jax priors select (score: speed, its default) among 4 valid answers (answers 6, 8, 9, 10) of the 5 answers to the prompt with the no-state rule (answer 7 not certified; the 5 answers to the paper's wording all keep a clock between calls); report: priors/llm/ant/imported_v2/ant_selection.md
+# selected: by camel-jax priors select (score: speed, its default) among 5 valid answers (answers 6, 7, 8, 9, 10) of the 5 answers to the prompt with the no-state rule (all 5 valid since the #23 re-import; the 5 answers to the paper's wording all keep a clock between calls); report: priors/llm/ant/imported_v2/ant_selection.md
 # source: priors/llm/ant/imported_v2/answer_8.py (this file is a copy of it, the code unchanged; tests/priors/test_shipped.py checks both)
-# search: no search: the LLM wrote the code in one reply without a simulator; the selection ran 10 episodes of each of the 4 candidates, about 39,640 env steps (10 x the mean lengths in the report)
-# search_env_steps: 39640
+# search: no search: the LLM wrote the code in one reply without a simulator; the selection ran 10 episodes of each of the 5 candidates, about 42,970 env steps (10 x the mean lengths in the report)
+# search_env_steps: 42970
 
 import jax.numpy as jnp
 

@@ -4,7 +4,7 @@ import math
 import jax.numpy as jnp
 import numpy as np
 
-PHASE_GAIN = np.array([0.6, -0.4, 0.3])
+PHASE_GAIN = np.array([0.6, -0.4, 0.3], dtype=float)  # a Python type as the dtype (Humanoid answers 2 and 4)
 TWO_PI = 2.0 * math.pi
 
 
