@@ -94,7 +94,8 @@ def load_run(run_dir: str | Path) -> RunData:
         raise FileNotFoundError(f"{run_dir} has no metrics.csv; point plot at a run directory made by camel-jax train")
     header, metrics = read_columns(run_dir / "metrics.csv")
     evals = read_columns(run_dir / "eval.csv")[1] if (run_dir / "eval.csv").is_file() else {}
-    metric_fields = algos.of_run(run_dir).METRIC_FIELDS  # the algorithm's own columns; the others are swept
+    # every algorithm's metric columns are not swept values (a run's own, and columns a test or an older version wrote)
+    metric_fields = {c for name in algos.names() for c in algos.get(name).METRIC_FIELDS}
     swept = tuple(c for c in header if c not in metric_fields)
     env, masking, offset, base, overrides = _run_kind(run_dir)
     if offset:  # a refined run's steps continue its base run's (the x axis of both is env steps from scratch)
