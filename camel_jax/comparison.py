@@ -23,6 +23,7 @@ import tyro
 from camel_jax.algos.td3.config import TASKS, Config
 
 ARGS_FILE = "compare_args.json"
+BASELINE_ARMS = ("td3",)  # the arm trained first: expert masks around its actor, the tables' ratios are to it
 PREFIX = "compare"  # compare.png, compare.md, compare.json
 REPS = 2000  # bootstrap resamples of rliable's CIs in the table (bench/compare.py's default)
 
@@ -97,7 +98,7 @@ class CompareArgs:
             raise ValueError(f"--arms {self.arms} names an arm twice; name each once")
         if "expert" in names and "td3" not in names:
             raise ValueError("--arms: expert masks around the td3 arm's actor; add td3 (e.g. --arms td3,expert)")
-        return sorted(names, key=lambda a: a != "td3")  # td3 first: expert needs its actor, ratios are to it
+        return sorted(names, key=lambda a: a not in BASELINE_ARMS)  # td3 first: expert needs its actor, ratios are to it
 
 
 def arm_configs(args: CompareArgs) -> list[tuple[str, Config]]:

@@ -6,7 +6,7 @@ included), with nothing run:
   camel_jax.ultra), not even through another module: it reaches algorithms only through the registry
   (camel_jax.algos), which imports none itself;
 - an algorithm's folder imports no other algorithm's folder;
-- the bottom layer (specs, errors, llm, envs) imports nothing above it;
+- the bottom layer (specs, errors, llm, envs, console) imports nothing above it;
 - `if algo == ...` appears nowhere outside camel_jax/algos/ (the registry, and each algorithm checking its own name):
   the registry maps names to code.
 
@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "camel_jax"
-BOTTOM = ("camel_jax.specs", "camel_jax.errors", "camel_jax.llm", "camel_jax.envs")
+BOTTOM = ("camel_jax.specs", "camel_jax.errors", "camel_jax.llm", "camel_jax.envs", "camel_jax.console")
 
 
 def module_name(path: Path) -> str:
