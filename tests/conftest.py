@@ -29,3 +29,12 @@ if os.environ.get("CAMEL_JAX_TEST_CPU"):
         with open(os.environ["CAMEL_JAX_TEST_CPU"], "a") as f:
             f.write(json.dumps({"test": item.nodeid, "cpu_s": round(_cpu() - cpu, 2),
                                 "wall_s": round(time.perf_counter() - wall, 2)}) + "\n")
+
+    def pytest_runtest_logreport(report):
+        """A failure or skip goes to FILE at once, so a run stopped early still says what failed (written by the
+        process that ran the test: xdist's controller, which hears of it again with report.node set, skips it)."""
+        if hasattr(report, "node"):
+            return
+        if report.failed or (report.skipped and report.when == "setup"):
+            with open(os.environ["CAMEL_JAX_TEST_CPU"], "a") as f:
+                f.write(json.dumps({"test": report.nodeid, "when": report.when, "outcome": report.outcome}) + "\n")

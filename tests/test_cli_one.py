@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 import pytest
 
-from camel_jax import algos
+from camel_jax import algos, specs
 from camel_jax.algos.td3.config import Config
 from camel_jax.cli import main
 from camel_jax.core import runs
@@ -27,7 +27,10 @@ def _run(*argv) -> tuple[int, str]:
 def test_version_and_choices():
     assert _run("--version") == (0, f"camel-jax {version('camel-jax')}\n")
     code, text = _run("train", "--help")
-    assert code == 0 and "{ant,hopper,walker2d}" in text and "{auto,mjx,gymnasium}" in text
+    flat = " ".join(text.replace("│", " ").split())  # the help box wraps the task list
+    tasks = "{" + ",".join(specs.available()) + "}|gym:ID"
+    assert specs.available()[:3] == ("ant", "ant-v5", "halfcheetah")  # every spec file, v5 ones included
+    assert code == 0 and tasks in flat.replace(", ", ",") and "{auto,mjx,gymnasium}" in text
     out_help = text[text.index("--out"):text.index("--overwrite")]
     assert out_help.count("default") == 1  # one default, not the docstring's and tyro's
 

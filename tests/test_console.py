@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from camel_jax.cli import main
+from camel_jax import algos
 from camel_jax.core import progress, runs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +73,7 @@ def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
     from camel_jax.algos.ppo.config import PPOConfig
 
     config = PPOConfig(env="hopper", seeds=(0, 1), quiet=False)
-    prog = progress.Progress(config, 0.0, stream=io.StringIO(), metric_fields=runs.PPO_METRIC_FIELDS,
+    prog = progress.Progress(config, 0.0, stream=io.StringIO(), metric_fields=algos.get("ppo").METRIC_FIELDS,
                              eval_fields=runs.EVAL_FIELDS)
     prog.log_eval(tmp_path, 2048, {"return_unmasked": [10.0, 20.0], "std_unmasked": [1.0, 1.0]})
     line = capsys.readouterr().out.strip()
@@ -85,7 +86,7 @@ def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
             return True
 
     tty = Tty()  # on a terminal: the bar's status names no masked evaluation either
-    bar = progress.Progress(config, 0.0, stream=tty, metric_fields=runs.PPO_METRIC_FIELDS,
+    bar = progress.Progress(config, 0.0, stream=tty, metric_fields=algos.get("ppo").METRIC_FIELDS,
                             eval_fields=runs.EVAL_FIELDS)
     bar.log_eval(tmp_path, 2048, {"return_unmasked": [10.0, 20.0], "std_unmasked": [1.0, 1.0]})
     bar.close()

@@ -110,7 +110,7 @@ def test_ppo_trains_on_it(tmp_path):
     (["train", "--env", PENDULUM, "--backend", "mjx"], "runs on the gymnasium backend only"),
     (["train", "--algo", "ppo", "--env", PENDULUM, "--backend", "mjx"], "runs on the gymnasium backend only"),
     (["priors", "prompt", "--env", "gym:NoSuchTask-v0"], "Environment `NoSuchTask` doesn't exist"),
-    (["priors", "evaluate", str(ANSWER), "--env", PENDULUM], "use --backend gymnasium"),  # evaluate's default: mjx
+    (["priors", "evaluate", str(ANSWER), "--env", PENDULUM, "--backend", "mjx"], "use --backend gymnasium"),
 ])
 def test_unsuitable_tasks_and_backends_are_one_line_exit_2(tmp_path, argv, needle):
     code, _, err = _run(*argv, *(["--out", str(tmp_path / "run")] if argv[0] == "train" else []))

@@ -61,7 +61,9 @@ class Checkpoints:
             raise CheckpointError(f"cannot read checkpoints in {self.dir} ({_first_line(e)}); delete the broken "
                                   "step directory to resume from the previous checkpoint") from None
 
-    def save(self, iteration: int, step: int, state, wall_s: float) -> None:
+    def save(self, iteration: int, step: int, state, wall_s: float, extra: dict | None = None) -> None:
+        """`extra`: small JSON facts about the state kept in the checkpoint's metadata (latest_meta reads them back
+        before a restore, e.g. TD3's replay capacity, which sizes the state's template)."""
         leaves, _ = jax.tree_util.tree_flatten_with_path(state)
         stored = [k for k, (path, leaf) in enumerate(leaves) if self._stored(path, leaf)]
         arrays = {f"{k:04d}": leaves[k][1] for k in stored}
@@ -73,13 +75,25 @@ class Checkpoints:
             owned = dict(zip(arrays, _copy(list(arrays.values()))))
         meta = {"format": FORMAT, "iteration": int(iteration), "step": int(step), "wall_s": float(wall_s),
                 "buffer": self.buffer, "stored": stored, "structure": _fingerprint(leaves),
-                "checksum": _checksum(arrays)}
+                "checksum": _checksum(arrays), **(extra or {})}
         ocp = self._ocp
         self.manager.save(step, args=ocp.args.Composite(state=ocp.args.StandardSave(owned),
                                                         meta=ocp.args.JsonSave(meta)))
 
     def latest_step(self) -> int | None:
         return self.manager.latest_step()
+
+    def latest_meta(self) -> dict:
+        """The latest checkpoint's metadata record ({} without a checkpoint or a readable record)."""
+        step = self.manager.latest_step()
+        if step is None:
+            return {}
+        try:
+            with _quiet():
+                meta = self.manager.restore(step, args=self._ocp.args.Composite(meta=self._ocp.args.JsonRestore())).meta
+        except Exception:  # noqa: BLE001 - restore() says what is wrong with it
+            return {}
+        return meta if isinstance(meta, dict) else {}
 
     def restore(self, template, shardings=None):
         """(state, meta) of the latest checkpoint, or None when there is none. `template`: the state's pytree of

@@ -20,6 +20,7 @@ import numpy as np
 
 from camel_jax import envs, specs
 from camel_jax.algos.td3.config import Config
+from camel_jax.algos.td3.memory import replay_capacity
 from camel_jax.algos.td3.trainer import make_train, summarize
 from camel_jax.core import distributed, evaluate, runs, signals
 from camel_jax.core.checkpoint import Checkpoints
@@ -40,6 +41,7 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     dropped)."""
     run_dir = Path(run_dir)
     config = runs.read_config(run_dir, "resume", Config)
+    capacity = replay_capacity(config)  # the checkpoint's, for one written before checkpoints recorded it
     if total_steps:
         config = runs.extend(run_dir, config, total_steps)
     runs.check_resumable(run_dir, config.total_steps)
@@ -51,21 +53,38 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
         config = dataclasses.replace(config, prior=moved)
     if quiet is not None:
         config = Config(**{**config.__dict__, "quiet": quiet})
-    return train(config, resume_dir=run_dir, truncate=truncate)
+    return train(config, resume_dir=run_dir, truncate=truncate, _capacity=capacity)
 
 
 def train(config: Config, resume_dir: Path | None = None, truncate: bool = False, prior: ResolvedPrior | None = None,
-          on_log: Callable[[int, dict], None] | None = None) -> Path:
+          on_log: Callable[[int, dict], None] | None = None, _capacity: int | None = None) -> Path:
     """Train (or, with `resume_dir`, continue) the run of `config`; returns its run directory. `prior`: an already
     resolved prior instead of `config.prior` (the notebook API's callables); `on_log(step, row)` is called after each
     log row is written (row: the summary arrays of that chunk, one entry per member). SIGTERM, SIGUSR1 and Ctrl-C
     stop it after the current chunk with a checkpoint (camel_jax/core/signals.py: `Interrupted`)."""
     with signals.stop_requests() as stop:
-        return _train(config, stop, resume_dir, truncate, prior, on_log)
+        return _train(config, stop, resume_dir, truncate, prior, on_log, _capacity)
+
+
+def _with_capacity(state, capacity: int, grow: bool = False):
+    """The state (or its template) with each member's replay buffer of `capacity` rows. `grow`: pad a restored
+    buffer with empty rows instead; it was sized to a shorter run (resume --total-steps), so it never wrapped around
+    (a buffer that wraps is buffer_size rows, whatever the run's length) and its next row is its size."""
+    learner = state.learner if hasattr(state, "learner") else state
+    buf = learner.buffer
+    if grow:
+        pad = lambda x: jnp.pad(x, [(0, 0), (0, capacity - x.shape[1])] + [(0, 0)] * (x.ndim - 2))
+        buf = buf.replace(data=jax.tree.map(pad, buf.data), ptr=buf.size)
+    else:
+        buf = buf.replace(data=jax.tree.map(
+            lambda x: jax.ShapeDtypeStruct((x.shape[0], capacity, *x.shape[2:]), x.dtype), buf.data))
+    learner = learner.replace(buffer=buf)
+    return state.replace(learner=learner) if hasattr(state, "learner") else learner
 
 
 def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, truncate: bool,
-           prior: ResolvedPrior | None, on_log: Callable[[int, dict], None] | None) -> Path:
+           prior: ResolvedPrior | None, on_log: Callable[[int, dict], None] | None,
+           capacity: int | None = None) -> Path:
     t_start = time.time()
     backend, why = config.backend_choice()
     why = "as the run was started, config.json" if resume_dir is not None else why
@@ -110,7 +129,17 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
                             static_argnums=2, donate_argnums=0)
     if mesh is not None:  # each member's state is made (or read) on its own devices
         keys, hyper = shard_seeds((keys, hyper), mesh)
-    restored = ckpt.restore(template, shardings) if resume_dir is not None else None
+    restored = None
+    if resume_dir is not None:  # a checkpoint of a shorter run (before resume --total-steps) has a smaller buffer
+        saved = ckpt.latest_meta().get("replay_capacity", capacity or replay_capacity(config))
+        if saved < replay_capacity(config):
+            small = _with_capacity(template, saved)
+            restored = ckpt.restore(small, state_shardings(small, mesh))
+            if restored is not None:
+                grown = jit_sharded(lambda s: _with_capacity(s, replay_capacity(config), grow=True), mesh, shardings)
+                restored = (grown(restored[0]), restored[1])
+        else:
+            restored = ckpt.restore(template, shardings)
     state, meta = restored or (jit_sharded(init, mesh, shardings)(keys, hyper), {"iteration": 0, "wall_s": 0.0})
     i = meta["iteration"]
     if resume_dir is not None and distributed.is_main():  # a corrupt checkpoint stays one line (restore raised)
@@ -171,7 +200,7 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
             if main:
                 progress.log_eval(run_dir, step, out)
         if i % ckpt_iters == 0 or i == config.iterations or stop.requested:
-            ckpt.save(i, step, state, time.time() - progress.t0)
+            ckpt.save(i, step, state, time.time() - progress.t0, {"replay_capacity": replay_capacity(config)})
         if stop.requested and i < config.iterations:
             close()
             stop.check(run_dir, step, fresh=resume_dir is None)
