@@ -1,12 +1,42 @@
 """Shared test settings: CPU only, and a persistent XLA compilation cache so that processes started by the tests
 (CLI runs, resumes) reuse compiled programs instead of paying 10-30 s per MJX compile again."""
 
+import fcntl
 import os
+import shutil
 import tempfile
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", os.path.join(tempfile.gettempdir(), "camel-jax-test-xla-cache"))
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "1")
+
+
+@pytest.fixture(scope="session")
+def golden_run(tmp_path_factory):
+    """`golden_run(arm)`: the run directory of tests/test_golden.py's arm, trained once per test session and shared
+    by every file and every xdist worker (a lock file in the session's common temporary directory): the golden
+    comparison, and the uninterrupted runs that tests/test_interrupts.py and tests/test_resume.py compare stopped
+    and resumed runs with. Read it; copy it before changing anything in it."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "golden_runs"
+    root.mkdir(exist_ok=True)
+
+    def get(arm: str) -> Path:
+        from test_golden import train
+
+        out, done = root / arm, root / f"{arm}.done"
+        with open(root / f"{arm}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker training it: wait for its run
+            if not done.exists():
+                shutil.rmtree(out, ignore_errors=True)
+                train(arm, out)
+                done.touch()
+        return out
+
+    return get
 
 
 # Where the suite's time goes (issue #27): with CAMEL_JAX_TEST_CPU=FILE, each test's CPU seconds (this process and

@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 TIMING = ("steps_per_s", "wall_s")  # wall-clock columns: the only ones allowed to differ
 CSVS = ("metrics.csv", "eval.csv")
-GYM_TD3 = ["--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1", "--total-steps", "3000",
-           "--learning-starts", "1000", "--eval-every", "3000", "--eval-episodes", "2"]
-# The MJX arms are the tiny runs of tests/test_resume.py and tests/test_ppo.py plus an evaluation: the same training
-# programs, so with the suite's persistent compilation cache (conftest.py) they compile once for both.
+GYM_TD3 = ["--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1", "--total-steps", "2000",
+           "--learning-starts", "1000", "--eval-every", "2000", "--eval-episodes", "2"]
+# Each arm is trained once per test session (conftest.py's golden_run): tests/test_interrupts.py and
+# tests/test_resume.py compare their stopped and resumed runs with the same uninterrupted runs.
 MJX_TD3 = ["--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs", "2",
            "--total-steps", "1200", "--learning-starts", "200", "--log-every", "200", "--checkpoint-every", "400",
            "--keep-checkpoints", "2", "--batch-size", "32", "--hidden", "32,32"]
@@ -129,14 +129,14 @@ def git_head() -> str:
 
 
 @pytest.mark.parametrize("arm", list(ARMS))
-def test_first_rows_reproduce_the_golden_version_bit_for_bit(arm, tmp_path):
+def test_first_rows_reproduce_the_golden_version_bit_for_bit(arm, golden_run):
     info = manifest()["arms"][arm]
     assert info["args"] == ARMS[arm], "the arm's settings changed: rewrite its fixtures (module docstring)"
     recorded = info["machine"].get("simd")  # fixtures made before it was recorded compare everywhere
     if recorded is not None and recorded != simd():
         pytest.skip(f"{arm}'s fixtures were made on a CPU with {' '.join(recorded)}; this one has {' '.join(simd())}, "
                     "for which XLA compiles other float code: rows compare bit for bit on the recording CPU type only")
-    run_dir = train(arm, tmp_path / arm)
+    run_dir = golden_run(arm)  # trained once for the suite (conftest.py), shared with test_interrupts and test_resume
     for name in CSVS:
         expected = (GOLDEN / f"{arm}.{name}").read_text()
         got = (run_dir / name).read_text()

@@ -1,18 +1,20 @@
 """Interrupt-safe runs (issue #25, item 4): SIGTERM, SIGUSR1 and Ctrl-C stop a run after its chunk with a
 checkpoint, one line and exit status 75, and `camel-jax resume` continues exactly (MJX: the resumed run's rows equal
 the uninterrupted run's bit for bit); a run stopped before its first training step leaves nothing that
-blocks its --out; `resume --total-steps N` extends a finished run. Both algorithms, both backends; the runs are
-tests/test_golden.py's tiny arms (compiled once for both files with the suite's compilation cache)."""
+blocks its --out; `resume --total-steps N` extends a finished run. Both algorithms, both backends (PPO on MJX: its
+stop before the first step here, its exact resume in tests/test_ppo.py); the runs are
+tests/test_golden.py's tiny arms, the uninterrupted ones trained once for the suite (conftest.py's golden_run)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 from pathlib import Path
 
 import pytest
-from test_golden import ARMS, differences, train
+from test_golden import ARMS, differences
 
 from camel_jax import cli
 from camel_jax.core import runs, signals
@@ -55,10 +57,10 @@ def test_a_signal_only_sets_the_request_and_the_handlers_are_put_back():
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-@pytest.mark.parametrize("arm, signum", [("td3_mjx", signal.SIGTERM), ("ppo_mjx", signal.SIGUSR1)])
-def test_mjx_run_stopped_after_a_chunk_resumes_bit_for_bit(arm, signum, tmp_path, monkeypatch, capsys):
-    whole = train(arm, tmp_path / "whole")  # the same run uninterrupted, in this process (the golden rows are a
-    out = tmp_path / arm  # machine's: this compares on the machine that runs it)
+@pytest.mark.parametrize("arm, signum", [("td3_mjx", signal.SIGTERM)])  # PPO's MJX resume is exact: test_ppo.py
+def test_mjx_run_stopped_after_a_chunk_resumes_bit_for_bit(arm, signum, tmp_path, monkeypatch, capsys, golden_run):
+    whole = golden_run(arm)  # the same run uninterrupted, made on this machine (the golden rows are a machine's)
+    out = tmp_path / arm
     sent = signal_after_first_log(monkeypatch, signum)
     rc = run_cli("train", *ARMS[arm], "--quiet", "--out", out)
     err = capsys.readouterr().err.strip().splitlines()
@@ -73,12 +75,12 @@ def test_mjx_run_stopped_after_a_chunk_resumes_bit_for_bit(arm, signum, tmp_path
         assert not differences((whole / csv).read_text(), (out / csv).read_text()), csv
 
 
-@pytest.mark.parametrize("arm", ["td3_gymnasium", "ppo_gymnasium"])
-def test_gymnasium_run_stopped_by_ctrl_c_after_a_chunk_resumes_to_the_end(arm, tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("arm, signum", [("td3_gymnasium", signal.SIGINT), ("ppo_gymnasium", signal.SIGUSR1)])
+def test_gymnasium_run_stopped_after_a_chunk_resumes_to_the_end(arm, signum, tmp_path, monkeypatch, capsys):
     out = tmp_path / arm
-    sent = signal_after_first_log(monkeypatch, signal.SIGINT)
+    sent = signal_after_first_log(monkeypatch, signum)
     assert run_cli("train", *ARMS[arm], "--quiet", "--out", out) == signals.EXIT_INTERRUPTED
-    assert "stopped by SIGINT at env step" in capsys.readouterr().err
+    assert f"stopped by {signal.Signals(signum).name} at env step" in capsys.readouterr().err
     assert runs.has_checkpoint(out) and runs.last_logged_step(out) == sent[0]
     monkeypatch.undo()
     assert run_cli("resume", out, "--quiet") == 0
@@ -112,8 +114,9 @@ def test_a_run_stopped_before_its_first_step_leaves_nothing_behind(arm, tmp_path
     assert runs.create(Config(out=str(out)), "none", "0") == out and json.loads((out / "config.json").read_text())
 
 
-def test_resume_total_steps_extends_a_finished_run(tmp_path):
-    run_dir = train("td3_mjx", tmp_path / "run")
+def test_resume_total_steps_extends_a_finished_run(tmp_path, golden_run):
+    run_dir = tmp_path / "run"
+    shutil.copytree(golden_run("td3_mjx"), run_dir)
     assert run_cli("resume", run_dir, "--quiet") == 2  # finished: nothing to do
     assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1000") == 2  # below what it logged
     assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1600") == 0

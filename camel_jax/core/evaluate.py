@@ -23,16 +23,20 @@ def make_mjx_eval(train, env, episodes: int):
         states = jax.vmap(env.reset)(jax.random.split(key, episodes))
         masked = jnp.full((episodes,), masked_flag, jnp.float32)
 
-        def step(carry, _):
-            states, alive, total = carry
+        def step(carry):
+            states, alive, total, t = carry
             action = train.greedy(learner, states.obs, masked)
             states = jax.vmap(env.step)(states, action)
             total = total + jnp.where(alive > 0, states.reward, 0.0)  # never alive * reward: 0 * NaN is NaN
             alive = alive * (1.0 - states.done)
-            return (states, alive, total), None
+            return states, alive, total, t + 1
 
-        init = (states, jnp.ones(episodes), jnp.zeros(episodes))
-        (_, _, total), _ = jax.lax.scan(step, init, None, length)
+        def running(carry):  # until every episode has ended (early in training after a few dozen steps) or the limit
+            _, alive, _, t = carry
+            return (t < length) & jnp.any(alive > 0)
+
+        init = (states, jnp.ones(episodes), jnp.zeros(episodes), jnp.zeros((), jnp.int32))
+        _, _, total, _ = jax.lax.while_loop(running, step, init)
         return jnp.mean(total), jnp.std(total)
 
     return jax.jit(jax.vmap(one_seed, in_axes=(0, 0, None)))
