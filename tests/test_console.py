@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from camel_jax.cli import main
 from camel_jax import algos
+from camel_jax.cli import main
 from camel_jax.core import progress, runs
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,7 +18,6 @@ from pathlib import Path
 import jax
 import numpy as np
 import pytest
-
 from test_golden import ARMS, differences
 
 from camel_jax.algos.td3.actor import load_actor
