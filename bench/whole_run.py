@@ -118,7 +118,9 @@ def main() -> None:
     p.add_argument("--total-steps", type=int, default=11_000)
     p.add_argument("--learning-starts", type=int, default=1_000)
     p.add_argument("--ceiling", action="store_true", help="also time the update-only ceiling in this process")
-    p.add_argument("--ours-args", nargs="*", default=[], help="extra flags for our command (a lever's switch)")
+    p.add_argument("--ours-args", nargs="*", action="extend", default=[],
+                   help="extra flags for our command (a lever's switch); repeatable, so that a flag can be given as "
+                        "--ours-args=--hidden=32,32")
     p.add_argument("--out", default="bench/results/whole_run_cpu.json")
     args = p.parse_args()
     if args.cleanrl and not (Path(args.cleanrl) / "cleanrl" / "td3_continuous_action_jax.py").is_file():

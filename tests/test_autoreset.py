@@ -10,16 +10,24 @@ from camel_jax import envs
 N = 4
 
 
+def _strong(state):
+    """The same values, none weakly typed: MJX's step returns `pipeline_state.ctrl` weakly typed where reset does
+    not, and each new argument signature is another trace and lowering of the whole MJX step (about 20 s)."""
+    return jax.tree.map(lambda x: jnp.asarray(x, x.dtype), state)
+
+
 @pytest.fixture(scope="module")
 def hopper():
+    """The vectorized env and its jitted reset and step; the step compiles once for every test here (states from
+    reset or step, float32 actions)."""
     venv = envs.make("hopper", "mjx", num_envs=N)
-    return venv, jax.jit(venv.reset), jax.jit(venv.step)
+    return venv, jax.jit(lambda key: _strong(venv.reset(key))), jax.jit(lambda s, a: _strong(venv.step(s, a)))
 
 
 def _run_until_done(venv, reset, step, key, actions=1.0):
     """Full torque until the first instance ends; returns (state before, state after, step index)."""
     state = reset(key)
-    act = jnp.full((N, venv.act_dim), actions)
+    act = jnp.full((N, venv.act_dim), actions, jnp.float32)  # not weakly typed: the jnp.ones of the tests below
     for t in range(200):
         prev, state = state, step(state, act)
         if bool(state.done.any()):

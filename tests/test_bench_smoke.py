@@ -56,14 +56,17 @@ def test_quick_benchmark_writes_all_sections(tmp_path):
 
 
 def test_whole_run_benchmark_runs_end_to_end(tmp_path):
-    """bench/whole_run.py at a tiny size, ours only (no CleanRL checkout here): cold and warm, JSON and markdown."""
+    """bench/whole_run.py at a tiny size, ours only (no CleanRL checkout here): cold and warm, JSON and markdown.
+    Small networks and batches (through --ours-args) and log rows every 100 steps: two rows past learning_starts +
+    1000 give the steady rate."""
     out = tmp_path / "whole.json"
-    cmd = [sys.executable, "bench/whole_run.py", "--pairs", "1", "--total-steps", "2400", "--learning-starts", "100",
-           "--out", str(out)]
+    cmd = [sys.executable, "bench/whole_run.py", "--pairs", "1", "--total-steps", "1300", "--learning-starts", "100",
+           "--ours-args=--hidden=32,32", "--ours-args=--batch-size=32", "--ours-args=--log-every=100", "--out", str(out)]
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600)
     result = json.loads(out.read_text())
     for variant in ("cold", "warm"):
         row = result["summary"][variant]
         assert row["median_wall_s"] > 0 and row["median_steady_steps_per_s"] > 0
         assert row["command"].startswith("camel-jax train --env hopper --backend gymnasium --prior none")
+        assert row["command"].endswith("--hidden=32,32 --batch-size=32 --log-every=100")
     assert "| warm |" in out.with_suffix(".md").read_text()
