@@ -222,25 +222,41 @@ def rly_interval(scores, func, reps: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return np.ravel(np.asarray(point["x"], float)), interval[0], interval[1]
 
 
+def fast_iqm(scores) -> float:
+    """rliable.metrics.aggregate_iqm (scipy.stats.trim_mean(scores, 0.25, axis=None)), the same partition and mean
+    without scipy's per-call argument handling, which dominated a 2,000-resample bootstrap's time."""
+    a = np.ravel(np.asarray(scores))
+    low = int(0.25 * len(a))
+    high = len(a) - low
+    return np.mean(np.partition(a, (low, high - 1))[low:high])
+
+
+def fast_poi(scores_x, scores_y) -> float:
+    """rliable.metrics.probability_of_improvement of runs x tasks arrays: per task, the Mann-Whitney U statistic of
+    X over Y divided by the pairs (the pairs with x > y plus half those with x == y: scipy's U from ranks, which
+    is that count exactly; 0.5 where the two columns are equal), averaged over tasks. The same values, counted
+    with numpy instead of one scipy.stats.mannwhitneyu call per task and resample (tests/test_compare.py checks
+    them against rliable's)."""
+    x, y = np.asarray(scores_x)[:, None, :], np.asarray(scores_y)[None, :, :]
+    count = (x > y).sum(axis=(0, 1)) + 0.5 * (x == y).sum(axis=(0, 1))
+    return np.mean(count / (x.shape[0] * y.shape[1]))
+
+
 def rly_iqm(values, reps: int) -> list[float]:
     """[IQM, CI low, CI high] of per-seed `values` (one task) by rliable; NaN if any value is NaN."""
-    from rliable import metrics
-
     x = np.asarray(values, float)
     if not len(x) or not np.isfinite(x).all():
         return [math.nan] * 3
-    point, low, high = rly_interval(x[:, None], lambda s: np.array([metrics.aggregate_iqm(s)]), reps)
+    point, low, high = rly_interval(x[:, None], lambda s: np.array([fast_iqm(s)]), reps)
     return [float(point[0]), float(low[0]), float(high[0])]
 
 
 def rly_poi(x, y, reps: int) -> list[float]:
     """[P(X > Y), CI low, CI high] of per-seed values x against y (one task) by rliable; NaN if any is NaN."""
-    from rliable import metrics
-
     x, y = np.asarray(x, float), np.asarray(y, float)
     if not len(x) or not len(y) or not (np.isfinite(x).all() and np.isfinite(y).all()):
         return [math.nan] * 3
-    point, low, high = rly_interval([x[:, None], y[:, None]], metrics.probability_of_improvement, reps)
+    point, low, high = rly_interval([x[:, None], y[:, None]], fast_poi, reps)
     return [float(point[0]), float(low[0]), float(high[0])]
 
 
@@ -753,11 +769,11 @@ def aggregate(args) -> int:
               for label in labels}  # runs x tasks
 
     gamma = 1.0
-    funcs = lambda x: np.array([metrics.aggregate_iqm(x), metrics.aggregate_median(x), metrics.aggregate_mean(x),
+    funcs = lambda x: np.array([fast_iqm(x), metrics.aggregate_median(x), metrics.aggregate_mean(x),
                                 metrics.aggregate_optimality_gap(x, gamma)])
     agg = {label: rly_interval(scores[label], funcs, args.reps) for label in labels}
     poi = {label: [float(v[0]) for v in rly_interval([scores[label], scores[baseline]],
-                                                     metrics.probability_of_improvement, args.reps)]
+                                                     fast_poi, args.reps)]
            for label in labels if label != baseline}
     poi_task = {label: [float(metrics.probability_of_improvement(scores[label][:, [k]], scores[baseline][:, [k]]))
                         for k in range(len(tasks))] for label in poi}

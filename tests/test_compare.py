@@ -226,6 +226,22 @@ def _cleanrl_json(csv_path: Path, env_id: str, total: int = 40_000):
         "versions": {"gymnasium": "0.29.1", "mujoco": "3.1.6", "jax": "0.4.30"}}))
 
 
+def test_the_vectorized_iqm_and_probability_of_improvement_are_rliables():
+    """compare counts P(X > Y) and the IQM with numpy (rliable's calls scipy once per task and resample): the same
+    values as rliable's metrics, ties, equal columns and several tasks included."""
+    from rliable import metrics
+
+    from camel_jax.compare import fast_iqm, fast_poi
+
+    rng = np.random.default_rng(0)
+    for n, m, tasks in ((3, 3, 1), (10, 7, 1), (5, 4, 3), (1, 2, 2)):
+        x, y = rng.integers(0, 4, (n, tasks)).astype(float), rng.integers(0, 4, (m, tasks)).astype(float)
+        assert fast_poi(x, y) == pytest.approx(metrics.probability_of_improvement(x, y), abs=1e-15)
+        assert fast_poi(x, x) == 0.5
+        z = rng.normal(size=(n, tasks))
+        assert fast_iqm(z) == metrics.aggregate_iqm(z)
+
+
 def test_per_seed_final_return_iqm_and_probability_of_improvement_by_rliable(tmp_path, capsys):
     """10 seeds per arm. A's and B's slopes interleave (B's seed j beats A's seed i iff j >= i: 55 of 100 pairs), so
     P(B > A) = 0.55 on both AUC and final return; the reference is below every seed of A: P = 0. The final span is

@@ -25,9 +25,14 @@ NOT_RUN = re.compile(r"\A# not run in CI: (\S.{9,})$", re.MULTILINE)
 RUN_LANGUAGES = ("bash", "python")
 SHOWN_LANGUAGES = ("text", "bibtex", "json", "toml")  # never run: not commands
 # What a block is run as (docs/docs-that-run.md lists the same table). Sizes shrink; the install is the one .ci/run
-# made with the same command (no network in tests); --seeds, tasks and every other option stay as written.
+# made with the same command (no network in tests); the networks and minibatch are small; --seeds, tasks, grids and
+# every other option stay as written.
 TINY = [
     (re.compile(r"python3 -m venv \.venv && \.venv/bin/pip install -q -c constraints\.txt -e \. && \\\n\s*"), ""),
+    # the networks and minibatch of test_api's TINY (at the written 256 x 256 and 256 rows, CPU time goes to the
+    # updates: sweeps.md's 2 programs x 12 members took ~150 CPU-s)
+    (re.compile(r"\bcamel-jax (train|sweep|compare) "), r"camel-jax \1 --hidden 16 16 --batch-size 32 "),
+    (re.compile(r"\bcj\.Config\("), "cj.Config(hidden=(16, 16), batch_size=32, "),
     (re.compile(r"--total-steps \d+"), "--total-steps 256"),
     (re.compile(r"--learning-starts \d+"), "--learning-starts 128"),
     (re.compile(r"--eval-every \d+"), "--eval-every 256"),
@@ -100,6 +105,7 @@ def test_the_tiny_sizes_apply_to_the_quickstart():
     (_, code), = [b for b in blocks("README.md") if "compare" in b[1]]
     run = tiny(code)
     assert "pip install" not in run and "--total-steps 256" in run and "--seeds 0,1,2" in run
+    assert ".venv/bin/camel-jax compare --hidden 16 16 --batch-size 32 --env ant" in run
     assert "--env ant" in run and "--prior ant" in run and ".venv/bin/camel-jax compare" in run
 
 
