@@ -39,6 +39,17 @@ def golden_run(tmp_path_factory):
     return get
 
 
+def pytest_collection_modifyitems(config, items):
+    """The heavy tier (tests marked heavy: minutes each on 2 CPU cores, each checking what no quicker test does
+    end to end) runs with CAMEL_JAX_HEAVY_TESTS=1; without it, each is reported as skipped with how to run it."""
+    if os.environ.get("CAMEL_JAX_HEAVY_TESTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="heavy tier: run with CAMEL_JAX_HEAVY_TESTS=1 (docs/contributing.md, Tests)")
+    for item in items:
+        if "heavy" in item.keywords:
+            item.add_marker(skip)
+
+
 # Where the suite's time goes (issue #27): with CAMEL_JAX_TEST_CPU=FILE, each test's CPU seconds (this process and
 # the subprocesses it waited for, so machine load does not inflate it as it does wall time) go to FILE as JSON lines.
 if os.environ.get("CAMEL_JAX_TEST_CPU"):

@@ -19,7 +19,7 @@ def _positive(x) -> bool:
     return isinstance(x, (int, float)) and x > 0
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # the benchmark's fixed sizes (CleanRL's networks and batch) on MJX and gymnasium
 def test_quick_benchmark_writes_all_sections(tmp_path):
     out = tmp_path / "throughput.json"
     cmd = [sys.executable, "bench/throughput.py", "--quick", "--out", str(out), "--rep-seconds", "0.2"]
@@ -55,6 +55,7 @@ def test_quick_benchmark_writes_all_sections(tmp_path):
     assert d[0]["ratio_to_1_seed"] == pytest.approx(1.0)
 
 
+@pytest.mark.heavy
 def test_whole_run_benchmark_runs_end_to_end(tmp_path):
     """bench/whole_run.py at a tiny size, ours only (no CleanRL checkout here): cold and warm, JSON and markdown.
     Small networks and batches (through --ours-args) and log rows every 100 steps: two rows past learning_starts +

@@ -83,14 +83,14 @@ def test_best_member_reads_the_last_evaluation_only(tmp_path):
     assert baselines.best_member(tmp_path / "missing")[0] == 0
 
 
-def test_mjx_run_with_random_masking_and_vmapped_seeds(tmp_path):
-    out = tmp_path / "mjx"
-    r = camel("train", "--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs",
-              "4", "--eval-episodes", "0", "--out", str(out), *TINY)
-    assert r.returncode == 0, r.stderr[-2000:]
+def test_mjx_run_with_random_masking_and_vmapped_seeds(golden_run):
+    out = golden_run("td3_mjx")  # `camel-jax train --backend mjx --prior random --seeds 0,1` (tests/test_golden.py)
     metrics = _rows(out / "metrics.csv")
-    assert len(metrics) == 4 and all(int(m["episodes"]) > 0 for m in metrics)  # random hopper episodes are short
+    assert [(m["step"], m["seed"]) for m in metrics] == [(str(s), str(seed)) for s in range(200, 1201, 200)
+                                                         for seed in (0, 1)]
+    assert all(int(m["episodes"]) > 0 for m in metrics)  # random hopper episodes are short
     assert metrics[0]["episode_return"] != metrics[1]["episode_return"]  # the two seeds differ
+    assert float(metrics[0]["masked_frac"]) > 0 and float(metrics[-1]["epsilon"]) == 0  # random masking, then off
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -79,7 +79,7 @@ def runs(tmp_path_factory):
     return two, one
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # two processes compile every program each (only process 0 reads the compilation cache)
 def test_two_processes_write_one_run_equal_to_one_process_on_the_same_mesh(runs):
     two, one = runs
     assert sorted(os.listdir(two / "checkpoints")) == ["200", "400"]
@@ -96,7 +96,7 @@ def test_two_processes_write_one_run_equal_to_one_process_on_the_same_mesh(runs)
         assert (a[k] == b[k]).all(), k
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_two_processes_resume_their_sharded_checkpoint_and_end_where_the_whole_run_ends(runs, tmp_path):
     two, one = runs
     run = tmp_path / "run"

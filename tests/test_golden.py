@@ -58,6 +58,9 @@ ULTRA_STAGES = [["collect", "--episodes", "2", "--window-steps", "8"],
 ULTRA = {"ultra_gymnasium": ["--mode", "RA", "--steps", "128", "--backend", "gymnasium"]}
 ARMS.update({arm: ["ultra", *(a for stage in ULTRA_STAGES for a in stage), "refine", *args]
              for arm, args in ULTRA.items()})
+# in the opt-in tier (CAMEL_JAX_HEAVY_TESTS=1): PPO's MJX chunk is a compile of its own (PPO's numbers: ppo_gymnasium;
+# MJX's: td3_mjx)
+HEAVY = ("ppo_mjx",)
 
 
 def train(arm: str, out: Path, extra: tuple[str, ...] = ()) -> Path:
@@ -128,7 +131,7 @@ def git_head() -> str:
                           check=True).stdout.strip()
 
 
-@pytest.mark.parametrize("arm", list(ARMS))
+@pytest.mark.parametrize("arm", [pytest.param(arm, marks=pytest.mark.heavy) if arm in HEAVY else arm for arm in ARMS])
 def test_first_rows_reproduce_the_golden_version_bit_for_bit(arm, golden_run):
     info = manifest()["arms"][arm]
     assert info["args"] == ARMS[arm], "the arm's settings changed: rewrite its fixtures (module docstring)"

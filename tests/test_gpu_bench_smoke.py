@@ -29,7 +29,7 @@ def test_cpu_run_never_writes_under_bench_results():
     assert (committed.read_bytes() if committed.exists() else None) == before
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # the GPU preset's programs, compiled on a CPU; bench/gpu_throughput.py runs on a lent GPU
 def test_tiny_run_writes_every_item(tmp_path):
     out = tmp_path / "gpu.json"
     r = _bench(*TINY, "--out", str(out))

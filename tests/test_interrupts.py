@@ -57,6 +57,7 @@ def test_a_signal_only_sets_the_request_and_the_handlers_are_put_back():
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+@pytest.mark.heavy  # MJX resumes exactly after a kill in test_resume.py; the stop's path on gymnasium below
 @pytest.mark.parametrize("arm, signum", [("td3_mjx", signal.SIGTERM)])  # PPO's MJX resume is exact: test_ppo.py
 def test_mjx_run_stopped_after_a_chunk_resumes_bit_for_bit(arm, signum, tmp_path, monkeypatch, capsys, golden_run):
     whole = golden_run(arm)  # the same run uninterrupted, made on this machine (the golden rows are a machine's)

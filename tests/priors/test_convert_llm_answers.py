@@ -20,7 +20,7 @@ LLM_ANSWERS = Path(__file__).resolve().parents[2] / "priors" / "llm"
 
 
 @pytest.mark.parametrize("env, numbers, style", [("hopper", (1, 3, 5), "paper-verbatim"),
-                                                 ("walker2d", (2, 4), "paper-verbatim"), ("ant", (7, 8, 10), "paper")])
+                                                 pytest.param("walker2d", (2, 4), "paper-verbatim", marks=pytest.mark.heavy), ("ant", (7, 8, 10), "paper")])
 def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers, style, tmp_path, monkeypatch):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("import touched the network"))
