@@ -78,8 +78,18 @@ def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
     prog.log_eval(tmp_path, 2048, {"return_unmasked": [10.0, 20.0], "std_unmasked": [1.0, 1.0]})
     line = capsys.readouterr().out.strip()
     assert line.split() == ["eval", "2,048", "unmasked", "15.0"] and "nan" not in line
-    prog.log_eval(tmp_path, 4096, {"return_unmasked": [1.0, 3.0], "return_masked": [5.0, 7.0]})  # TD3's keeps it
-    assert capsys.readouterr().out.split()[-2:] == ["masked", "6.0"]
+    from camel_jax.algos.td3.config import Config
+
+    out = {"return_unmasked": [1.0, 3.0], "return_masked": [5.0, 7.0]}
+    for prior, shown in (("random", True), ("none", False)):  # CAMEL's masked evaluation; plain TD3 masks nothing
+        td3 = progress.Progress(Config(env="hopper", seeds=(0, 1), prior=prior, quiet=False), 0.0,
+                                stream=io.StringIO())
+        (tmp_path / prior).mkdir()
+        td3.log_eval(tmp_path / prior, 4096, out)
+        td3.log(tmp_path / prior, 4096, {"episodes": [1, 1], "episode_return": [1.0, 1.0], "epsilon": [0.5, 0.5]})
+        lines = capsys.readouterr().out
+        tokens = lines.split()
+        assert ("masked" in tokens and "6.0" in tokens) == shown and ("eps" in tokens) == shown, lines
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -92,6 +102,7 @@ def test_ppo_eval_line_has_no_masked_column(tmp_path, capsys):
     bar.close()
     shown = tty.getvalue()
     assert "eval 15.0 unmasked" in shown and "masked" not in shown.replace("unmasked", ""), shown
+    assert "eps" not in shown, shown
 
 
 def test_priors_evaluate_and_select_default_to_the_same_backend(capsys):

@@ -74,7 +74,7 @@ def run_progress(config, run_dir, start=0, stream=None, ret=10.0):
 
 
 def test_plain_lines_when_stderr_is_not_a_terminal_and_csv_rows_per_member(tmp_path, capsys):
-    config = tiny_config(tmp_path)
+    config = tiny_config(tmp_path, prior="random")  # CAMEL's epsilon (plain TD3 shows none)
     run_dir = runs.create(config, "src", "sha")
     run_progress(config, run_dir)
     out, err = capsys.readouterr()
@@ -108,7 +108,7 @@ class _Tty(io.StringIO):
 
 
 def test_a_bar_with_rate_epsilon_and_returns_when_stderr_is_a_terminal(tmp_path, capsys):
-    config = tiny_config(tmp_path)
+    config = tiny_config(tmp_path, prior="random")  # CAMEL's epsilon (plain TD3 shows none)
     run_dir = runs.create(config, "src", "sha")
     tty = _Tty()
     p = Progress(config, time.time(), 0, stream=tty)

@@ -31,7 +31,9 @@ class Progress:
         # the CSV columns: metrics.csv's are the config's algorithm's (its plug-in's METRIC_FIELDS) unless given
         self.metric_fields = metric_fields or algos.of_config(config).METRIC_FIELDS
         self.eval_fields = eval_fields
-        self.masked = "masked_frac" in self.metric_fields  # TD3 / CAMEL: a masked evaluation too (PPO has no mask)
+        # CAMEL (TD3 with a prior): epsilon and a masked evaluation too; PPO has no mask, and plain TD3 (--prior none)
+        # masks nothing (its box is [-1, 1]): neither prints them
+        self.masked = "masked_frac" in self.metric_fields and getattr(config, "prior", "none") != "none"
         self.start_step = start_step
         self.members = config.members()  # one CSV row per member (seed, swept values) per log step
         self.sinks: list | None = None
@@ -69,7 +71,7 @@ class Progress:
             self.status.update(eps=rows[0].get("epsilon", np.nan), ret=ret if np.isfinite(ret) else self.status["ret"])
             self._refresh(step)
         elif not self.config.quiet:
-            eps = f"  eps {rows[0]['epsilon']:.3f}" if "epsilon" in rows[0] else ""
+            eps = f"  eps {rows[0]['epsilon']:.3f}" if self.masked and "epsilon" in rows[0] else ""
             eps += f"  matched {matched:6,d}" if self.show_matched else ""
             print(f"step {step:>9,d}/{self.config.total_steps:,d}  return {ret:9.1f}{eps}  "
                   f"{sps:7.0f} steps/s  {now - self.t0:6.0f}s", flush=True)
@@ -79,9 +81,10 @@ class Progress:
                  **{k: float(v[s]) for k, v in out.items()}} for s, member in enumerate(self.members)]
         runs.append(run_dir, "eval.csv", runs.fields(self.eval_fields, self.config), rows)
         self._sink_log(run_dir, step, "eval", rows)
-        masked = float(np.mean(out["return_masked"])) if "return_masked" in out else np.nan  # PPO: unmasked only
+        shown = self.masked and "return_masked" in out  # PPO and plain TD3: no masked column (eval.csv keeps it)
+        masked = float(np.mean(out["return_masked"])) if shown else np.nan
         line = f"eval {step:>9,d}  unmasked {np.mean(out['return_unmasked']):9.1f}" + (
-            f"  masked {masked:9.1f}" if "return_masked" in out else "")  # PPO has no mask: no masked column
+            f"  masked {masked:9.1f}" if shown else "")
         if self.bar is not None:
             self.status.update(unmasked=float(np.mean(out["return_unmasked"])), masked=masked)
             self._refresh(step)
@@ -114,7 +117,8 @@ class Progress:
         self.bar.update(step - self.bar.n)  # tqdm's rate (steps/s per member) and ETA
         f = lambda v: f"{v:.1f}" if np.isfinite(v) else "-"
         matched = f"  matched {self.matched:,d}" if self.show_matched else ""
-        self.bar.set_postfix_str(f"eps {s['eps']:.3f}  return {f(s['ret'])}  "
+        eps = f"eps {s['eps']:.3f}  " if self.masked else ""  # CAMEL's exploration of the mask only
+        self.bar.set_postfix_str(f"{eps}return {f(s['ret'])}  "
                                  f"eval {f(s['unmasked'])} unmasked"
                                  + (f" / {f(s['masked'])} masked" if self.masked else "")
                                  + matched)  # redraws
