@@ -1,23 +1,43 @@
 """`camel-jax eval RUN_DIR` on a tiny finished gymnasium run (two seeds x two grid points, a prior file): a table,
-RUN_DIR/eval_final.json with one entry per member, run from another working directory; one-line errors."""
+RUN_DIR/eval_final.json with one entry per member, run from another working directory; one-line errors.
+The CLI runs in this process (`camel_jax.cli.main`, its output captured): a subprocess would only add its imports
+(issue #27)."""
 
+import contextlib
+import dataclasses
+import io
 import json
 import math
+import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from camel_jax.cli import main
+
 ROOT = Path(__file__).resolve().parents[1]
+# test_cli_train's tiny settings: in one suite run the programs come from the compilation cache
 TINY = ["--total-steps", "600", "--learning-starts", "300", "--log-every", "300", "--eval-every", "600",
         "--batch-size", "64", "--hidden", "32,32"]
 
 
-def camel(*args, cwd=ROOT, timeout=900):
-    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+@dataclasses.dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def camel(*args, cwd=ROOT):
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([str(a) for a in args])
+    finally:
+        os.chdir(here)
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +77,7 @@ def test_eval_writes_per_member_results_and_prints_a_table(run, tmp_path):
 def test_eval_of_an_unfinished_run_says_to_resume_it(run, tmp_path):
     unfinished = tmp_path / "unfinished"
     shutil.copytree(run, unfinished, ignore=shutil.ignore_patterns("actor.msgpack", "eval_final.json"))
-    r = camel("eval", str(unfinished), timeout=300)
+    r = camel("eval", str(unfinished))
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr
     assert "has not finished" in lines[0] and f"camel-jax resume {unfinished}" in lines[0]
@@ -69,7 +89,7 @@ def test_eval_of_an_unfinished_run_says_to_resume_it(run, tmp_path):
 def test_eval_of_a_non_run_is_one_line_exit_2(tmp_path, target, needle):
     (tmp_path / "empty").mkdir()
     (tmp_path / "file").write_text("x")
-    r = camel("eval", str(tmp_path / target), "--episodes", "1", timeout=300)
+    r = camel("eval", str(tmp_path / target), "--episodes", "1")
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and needle in lines[0], r.stderr
     assert lines[0].startswith("camel-jax eval: ") and "Traceback" not in r.stderr

@@ -4,6 +4,7 @@ a hand computation), the guide hook (overrides, bonus, both override-loss modes)
 task, and short runs of both backends writing the run directory, with resume."""
 
 import csv
+import functools
 import shutil
 
 import gymnasium as gym
@@ -257,13 +258,20 @@ def test_guide_overrides_the_action_and_adds_the_bonus():
 
 
 # --- training on the toy task ---------------------------------------------------------------------------------------
-def _toy_run(seeds, iterations=2, **kw):
-    config = PPOConfig(**{"num_envs": 8, "num_steps": 128, "num_minibatches": 8, "update_epochs": 4,
-                          "learning_rate": 1e-3, "total_steps": 60 * 8 * 128, "seeds": seeds, **kw})
+@functools.lru_cache
+def _toy_programs(members):
+    """The trainer and its jitted init and chunk for `members` seeds, made once: runs of other seeds (of as many
+    members) reuse them (a second make_train would trace and compile the same programs again)."""
+    config = PPOConfig(num_envs=8, num_steps=128, num_minibatches=8, update_epochs=4, learning_rate=1e-3,
+                       total_steps=60 * 8 * 128, seeds=tuple(range(members)))
     tr = make_train(config, AutoResetVecEnv(PointGoal(), config.num_envs))
+    return config, tr, jax.jit(jax.vmap(tr.init)), jax.jit(tr.run_chunk, static_argnums=1)
+
+
+def _toy_run(seeds, iterations=2):
+    config, tr, init, run = _toy_programs(len(seeds))  # the seeds enter through the keys alone
     keys = jnp.stack([jax.random.PRNGKey(s) for s in seeds])
-    state = jax.jit(jax.vmap(tr.init))(keys, config.member_hypers())
-    state, rows = jax.jit(tr.run_chunk, static_argnums=1)(state, iterations)
+    state, rows = run(init(keys, config.member_hypers()), iterations)
     return state, jax.device_get(rows), tr
 
 

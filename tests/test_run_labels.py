@@ -2,23 +2,41 @@
 update-to-data ratio is (warning when it strays 10x from CleanRL's while claiming CleanRL's settings), PPO's default
 backend is `auto`, and every artefact names its backend and prior: config.json, eval.csv, plot legends and titles,
 bench/compare.py tables (MIXED BACKENDS when they differ), `camel-jax eval`'s table; Ant on MJX is named
-"ant (MJX contacts)"."""
+"ant (MJX contacts)". The commands run in this process, their output captured: a subprocess would only add its
+imports (issue #27)."""
 
+import contextlib
 import csv
 import dataclasses
+import io
 import json
-import subprocess
+import runpy
 import sys
 from pathlib import Path
 
 import pytest
 
+from camel_jax.cli import main
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def camel(*args, cwd=ROOT, timeout=900):
-    return subprocess.run([sys.executable, "-m", "camel_jax.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+@dataclasses.dataclass
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _captured(call) -> Result:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = call()
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def camel(*args):
+    return _captured(lambda: main(list(args)))
 
 
 def ours(lines: str) -> list[str]:
@@ -177,10 +195,20 @@ def test_compare_tables_name_prior_and_backend_and_say_mixed_backends(tmp_path):
     _run_dir(tmp_path / "llm", "hopper", "mjx", "hopper", {"prior_kind": "llm", "prior_label":
                                                               "LLM prior: claude, answer 3",
                                                               "prior_search_env_steps": 31340})
-    r = subprocess.run([sys.executable, "bench/compare.py", "--run", f"CAMEL, LLM prior={tmp_path / 'camel'}",
-                        "--run", f"CAMEL 2={tmp_path / 'llm'}", "--at", "6000", "--window", "2000",
-                        "--title", "Hopper-v4", "--out", str(tmp_path / "cmp")], cwd=ROOT, capture_output=True,
-                       text=True, check=False)
+    argv = ["bench/compare.py", "--run", f"CAMEL, LLM prior={tmp_path / 'camel'}", "--run", f"CAMEL 2={tmp_path / 'llm'}",
+            "--at", "6000", "--window", "2000", "--title", "Hopper-v4", "--out", str(tmp_path / "cmp")]
+
+    def script() -> int:  # the script as `python bench/compare.py ...` runs it, in this process
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(sys, "argv", argv)
+            mp.setattr(sys, "path", list(sys.path))  # the script puts the checkout first
+            try:
+                runpy.run_path(str(ROOT / argv[0]), run_name="__main__")
+            except SystemExit as e:
+                return e.code
+        return 0
+
+    r = _captured(script)
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "cmp.md").read_text()
     assert md.splitlines()[0] == ("# Hopper-v4: camel-jax methods compared (MIXED BACKENDS: hopper on gymnasium, "

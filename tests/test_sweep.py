@@ -1,15 +1,31 @@
-"""`camel-jax sweep`: Hyper fields and seeds share one program; other settings become runs of their own."""
+"""`camel-jax sweep`: Hyper fields and seeds share one program; other settings become runs of their own. The commands
+run in this process (`camel_jax.cli.main`, output captured): a subprocess would only add its imports (issue #27)."""
 
+import contextlib
 import csv
+import io
 import json
+import types
 
 import numpy as np
 import pytest
-from test_cli_train import TINY, camel
 
 from camel_jax.algos.td3.actor import load_actor
 from camel_jax.algos.td3.config import Config
+from camel_jax.cli import main
 from camel_jax.core.sweep import plan
+
+# the plain run's --hidden 32,32 is the sweep's second program (its --grid overrides it)
+TINY = ["--total-steps", "200", "--learning-starts", "100", "--log-every", "100", "--eval-every", "200",
+        "--batch-size", "16", "--hidden", "32,32", "--quiet"]
+
+
+def camel(*args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return types.SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
+
 
 GYM = ["--env", "hopper", "--backend", "gymnasium", "--prior", "priors/tuned/hopper.py", "--eval-episodes", "0"]
 

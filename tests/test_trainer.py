@@ -1,5 +1,7 @@
 """Masking, networks, replay buffer, TD3 update and the compiled trainer (on a tiny toy env: fast compiles)."""
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -120,13 +122,19 @@ def _greedy_return(tr, learner, episodes=64):
     return float(total.mean())
 
 
+@functools.lru_cache
+def _programs(config, prior):
+    """The trainer and its jitted init and chunk, made once per (config, prior): runs of other seeds reuse them
+    (a second make_train would trace and compile the same programs again)."""
+    tr = make_train(config, AutoResetVecEnv(PointGoal(), config.num_envs), prior)
+    return tr, jax.jit(jax.vmap(tr.init)), jax.jit(tr.run_chunk, static_argnums=2)
+
+
 def _train_toy(config, seeds=(0,), prior=None, chunk=500):
-    env = AutoResetVecEnv(PointGoal(), config.num_envs)
-    tr = make_train(config, env, prior)
+    tr, init, run = _programs(config, prior)
     keys = jnp.stack([jax.random.PRNGKey(s) for s in seeds])
     hyper = jax.tree.map(lambda x: jnp.broadcast_to(x, (len(seeds),)), config.hyper())
-    state = jax.jit(jax.vmap(tr.init))(keys, hyper)
-    run = jax.jit(tr.run_chunk, static_argnums=2)
+    state = init(keys, hyper)
     for start in range(0, config.iterations, chunk):
         state, _ = run(state, start, chunk)
     return tr, state

@@ -11,7 +11,7 @@ import pytest
 from priors_testlib import CORPUS
 
 from camel_jax import render, specs
-from camel_jax.priors import cli, loader, select
+from camel_jax.priors import cli, select
 
 STAND = CORPUS / "good" / "hopper_pd_where.py"  # stays up: ~1 per step
 TIPS = CORPUS / "good" / "hopper_numpy_constants.py"  # falls within ~10 steps
@@ -52,9 +52,23 @@ def test_ranking_by_forward_progress():
 
 
 @pytest.mark.slow
-def test_evaluate_all_candidates_in_one_jitted_mjx_program():
-    results = select.evaluate([TIPS, NAN, STAND], "hopper", episodes=2, backend="mjx", max_steps=25)
+def test_evaluate_all_candidates_in_one_jitted_mjx_program_and_record_the_first_episode_of_each(monkeypatch, tmp_path):
+    """One MJX program (a compilation of Hopper's step costs ~20 s here) serves both: `evaluate` with --video records
+    the first episode of each candidate (rollout_mjx(record=True)); the GIF writer is replaced by one that keeps the
+    recorded qpos, so no GL backend is needed."""
+    recorded = {}
+    monkeypatch.setattr(select.render, "backend", lambda: "test")
+    monkeypatch.setattr(select.render, "write_video", lambda env, qpos, path: recorded.setdefault(Path(path).stem, qpos))
+    results = select.evaluate([TIPS, NAN, STAND], "hopper", episodes=2, backend="mjx", max_steps=25,
+                              video=tmp_path / "videos")
     _check(results, 2, 25)
+    stand, tips, _ = results
+    assert sorted(recorded) == sorted([STAND.stem, TIPS.stem])  # the rejected candidate is not rolled out
+    for r in (stand, tips):
+        qpos = recorded[r.path.stem]
+        assert r.video == tmp_path / "videos" / f"{r.path.stem}.gif"
+        assert qpos.shape == (r.lengths[0] + 1, 6) and r.forward[0] == pytest.approx(qpos[-1, 0] - qpos[0, 0], abs=1e-5)
+    assert len(recorded[STAND.stem]) == 26 and len(recorded[TIPS.stem]) < 26  # the one that tips over stops at its fall
 
 
 def _synthetic(name: str, ret: float, forward: float, length: int, fell: bool, episodes: int = 2):
@@ -158,12 +172,3 @@ def test_a_recorded_gymnasium_episode_matches_its_measurements():
     assert measured == plain and none is None  # recording changes nothing
     assert fell and qpos.shape == (length + 1, 6) and forward == pytest.approx(qpos[-1, 0] - qpos[0, 0])
     assert qpos[0, 1] == pytest.approx(1.25, abs=0.01) and qpos[-1, 1] != qpos[0, 1]
-
-
-@pytest.mark.slow
-def test_mjx_rollouts_record_the_first_episode_of_each_candidate():
-    policies = [loader.load_prior(p, "hopper") for p in (STAND, TIPS)]
-    (*stand, stand_qpos), (*tips, tips_qpos) = select.rollout_mjx(policies, "hopper", 2, 25, 0, record=True)
-    for (_, forward, lengths, _), qpos in ((stand, stand_qpos), (tips, tips_qpos)):
-        assert qpos.shape == (lengths[0] + 1, 6) and forward[0] == pytest.approx(qpos[-1, 0] - qpos[0, 0], abs=1e-5)
-    assert len(stand_qpos) == 26 and len(tips_qpos) < 26  # the one that tips over stops at its fall
