@@ -17,7 +17,7 @@ import pytest
 from test_golden import ARMS, differences
 
 from camel_jax import cli
-from camel_jax.core import runs, signals
+from camel_jax.core import checkpoint, runs, signals
 from camel_jax.core.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,9 +117,11 @@ def test_a_run_stopped_before_its_first_step_leaves_nothing_behind(arm, tmp_path
 
 def test_resume_total_steps_extends_a_finished_run(tmp_path, golden_run):
     run_dir = tmp_path / "run"
-    shutil.copytree(golden_run("td3_mjx"), run_dir)
+    shutil.copytree(golden_run("td3_gymnasium"), run_dir)  # 2,000 steps: its replay buffer holds all 2,000 rows
     assert run_cli("resume", run_dir, "--quiet") == 2  # finished: nothing to do
-    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1000") == 2  # below what it logged
-    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1600") == 0
-    assert runs.last_logged_step(run_dir) == 1600
-    assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 1600
+    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "1500") == 2  # below what it logged
+    assert run_cli("resume", run_dir, "--quiet", "--total-steps", "3000") == 0  # the buffer grows to 3,000 rows
+    assert runs.last_logged_step(run_dir) == 3000 and (run_dir / "actor.msgpack").is_file()
+    assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 3000
+    _, meta = checkpoint.load(run_dir)
+    assert meta["step"] == 3000 and meta["replay_capacity"] == 3000
