@@ -58,9 +58,9 @@ ULTRA_STAGES = [["collect", "--episodes", "2", "--window-steps", "8"],
 ULTRA = {"ultra_gymnasium": ["--mode", "RA", "--steps", "128", "--backend", "gymnasium"]}
 ARMS.update({arm: ["ultra", *(a for stage in ULTRA_STAGES for a in stage), "refine", *args]
              for arm, args in ULTRA.items()})
-# in the opt-in tier (CAMEL_JAX_HEAVY_TESTS=1): PPO's MJX chunk is a compile of its own (PPO's numbers: ppo_gymnasium;
-# MJX's: td3_mjx)
-HEAVY = ("ppo_mjx",)
+# arms in the opt-in tier (CAMEL_JAX_HEAVY_TESTS=1): none. (ppo_mjx there made the suite slower: tests/test_ppo.py's
+# MJX run compiles the same training chunk, which it then compiled alone.)
+HEAVY: tuple[str, ...] = ()
 
 
 def train(arm: str, out: Path, extra: tuple[str, ...] = ()) -> Path:
