@@ -47,9 +47,20 @@ USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (module docstring). Output cut short by a closed pipe (`camel-jax train --help | head`) ends
-    quietly, as a Unix tool does."""
+    quietly, as a Unix tool does. A run stopped during its first chunk (camel_jax/core/signals.py: first_chunk) left
+    that chunk's compilation running in a helper thread: the process (argv None: the `camel-jax` command) exits
+    at once instead of waiting for it."""
     try:
-        return _main(argv)
+        code = _main(argv)
+        from camel_jax.core import signals
+
+        if argv is None and signals.ABANDONED.is_set():
+            import os
+
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        return code
     except BrokenPipeError:
         import os
 
@@ -398,7 +409,7 @@ def command_tree():
 def _offering_tasks(cls):
     """`cls` with its --env offering the spec'd task names to the shell: parsing takes any string (gym:ID too), so
     the choices live only in the completion script."""
-    from camel_jax.algos.td3.config import TASK_CHOICES, TASKS
+    from camel_jax.core.config import TASK_CHOICES, TASKS
 
     swap = {TASKS: TASK_CHOICES, TASKS | None: TASK_CHOICES | None}
     hints = typing.get_type_hints(cls, include_extras=True)

@@ -125,3 +125,31 @@ def test_resume_total_steps_extends_a_finished_run(tmp_path, golden_run):
     assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 3000
     _, meta = checkpoint.load(run_dir)
     assert meta["step"] == 3000 and meta["replay_capacity"] == 3000
+
+
+@pytest.mark.parametrize("arm", ["td3_mjx", "ppo_gymnasium"])
+def test_a_signal_during_the_compilation_stops_at_once(arm, tmp_path):
+    """Both backends, both algorithms: the first chunk compiles in a helper thread (signals.first_chunk), so SIGTERM
+    sent while it compiles (no compile cache: a real compilation) stops the `camel-jax` process within seconds
+    instead of after the compilation, with the one line, status 75, and no run directory left behind."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "camel_jax.cli", "train", *ARMS[arm], "--no-compile-cache", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    for line in proc.stdout:  # the console's note, printed right before the first chunk
+        if line.startswith("compiling"):
+            break
+    time.sleep(1.0 if "mjx" in arm else 0.3)  # inside the first chunk: tracing or compiling
+    sent = time.time()
+    proc.send_signal(signal.SIGTERM)
+    rest, err = proc.communicate(timeout=600)
+    waited = time.time() - sent
+    assert proc.returncode == signals.EXIT_INTERRUPTED, err[-2000:]
+    assert err.strip().splitlines()[-1] == (
+        "camel-jax train: stopped by SIGTERM before the first training step; nothing was kept (train again)")
+    assert "step " not in rest and not out.exists()  # no log row: the chunk was abandoned, not finished
+    assert waited < 15, f"it waited {waited:.0f}s for the compilation"

@@ -20,7 +20,7 @@ from typing import Annotated, Literal, Union
 import tyro
 
 from camel_jax import llm, render, specs
-from camel_jax.algos.td3.config import TASKS
+from camel_jax.core.config import TASKS
 from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors import importer, loader, prompt, sandbox, select, translate
 from camel_jax.priors.generate import generate

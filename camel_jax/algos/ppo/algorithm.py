@@ -9,13 +9,13 @@ from pathlib import Path
 
 from camel_jax.algos.ppo import eval as ppo_eval
 from camel_jax.algos.ppo.config import PPOConfig as Config
-from camel_jax.algos.ppo.loop import METRIC_FIELDS, train
+from camel_jax.algos.ppo.loop import EVAL_MODES, METRIC_FIELDS, train
 from camel_jax.algos.ppo.loop import resume as resume_plain
+from camel_jax.algos.ppo.loss import Hyper
 
 NAME = "ppo"
 ABOUT = "PPO (CleanRL's defaults; refined by ULTRA with camel-jax ultra)"
-EVAL_MODES = {"unmasked": 0.0}  # PPO has no mask
-SWEEPABLE: tuple[str, ...] = ()  # no in-program grid yet: every swept value is a program of its own
+SWEEPABLE = tuple(Hyper.__dataclass_fields__)  # the --grid fields that vary inside one compiled program
 __all__ = ["ABOUT", "EVAL_MODES", "METRIC_FIELDS", "NAME", "SWEEPABLE", "Config", "guide_line", "load_policy",
            "resume", "train"]
 

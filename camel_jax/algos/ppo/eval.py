@@ -22,12 +22,12 @@ from camel_jax.core.runs import check_finished
 
 
 def load_run(run_dir: str | Path, command: str = "eval") -> tuple[PPOConfig, PPOTrain, Learner]:
-    """(config, trainer functions, learner with the final policy of every seed) of the finished PPO run `run_dir`;
+    """(config, trainer functions, learner with the final policy of every member) of the finished PPO run `run_dir`;
     FileNotFoundError / ValueError with one line naming the fix (for `command`) when it is not one."""
     run_dir = Path(run_dir)
     config = check_finished(run_dir, PPOConfig, command)
     tr = make_train(config, specs.load(config.env))  # reads only the spec's dimensions here
-    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
+    keys = jnp.stack([jax.random.PRNGKey(m["seed"]) for m in config.members()])
     hyper = config.member_hypers()
     policy = load_policy(run_dir, jax.eval_shape(jax.vmap(tr.init_learner), keys, hyper))
     learner = Learner(params=policy["params"], opt_state=None, obs_stats=policy["obs_stats"], reward_scaler=None,

@@ -12,7 +12,7 @@ from pathlib import Path
 from camel_jax import specs
 from camel_jax.algos.td3.actor import load_actor
 from camel_jax.algos.td3.config import Config
-from camel_jax.algos.td3.loop import METRIC_FIELDS, resume, train
+from camel_jax.algos.td3.loop import EVAL_MODES, METRIC_FIELDS, resume, train
 from camel_jax.algos.td3.trainer import Learner, make_train
 from camel_jax.algos.td3.update import Agent, Hyper
 from camel_jax.core import runs
@@ -20,7 +20,6 @@ from camel_jax.priors.baselines import ResolvedPrior, callable_prior, resolve, s
 
 NAME = "td3"
 ABOUT = "masking-aware TD3 (CAMEL; plain TD3 with --prior none)"
-EVAL_MODES = {"unmasked": 0.0, "masked": 1.0}  # label -> the masked flag the evaluator gives greedy()
 SWEEPABLE = tuple(Hyper.__dataclass_fields__)  # the --grid fields that vary inside one compiled program
 __all__ = ["ABOUT", "EVAL_MODES", "METRIC_FIELDS", "NAME", "SWEEPABLE", "Config", "load_policy", "resume", "train", "with_prior"]
 
