@@ -1,7 +1,7 @@
 """The two prompts of ULTRA, rendered from versioned templates like the priors' prompts (`priors/prompts/*.md`
 through `camel_jax.priors.prompt.render`, so each carries the sha256 of its template file):
 - identification (`ultra_identify_v1.md`): the task's description, observation and action tables, reward and episode
-  end (from `envs/<task>.toml`), one trajectory window as text, step-by-step identification instructions, and the
+  end (from `tasks/<task>.toml`), one trajectory window as text, step-by-step identification instructions, and the
   JSON to answer with (critical steps with rationales);
 - improvement (`ultra_improve_v2.md`): the same task text and window, the critical steps with their rationales, a
   case analysis, then per critical step a suggested action and an implicit reward in [-1, 1] rating that suggested

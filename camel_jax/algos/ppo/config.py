@@ -25,7 +25,7 @@ class PPOConfig:
     algo: str = "ppo"
     """the algorithm (fixed: marks the run directory as PPO's)"""
     env: str = "hopper"
-    """task: a spec file in envs/ (hopper, hopper-v5, ...), or gym:ID (gymnasium backend)"""
+    """task: a spec file in tasks/ (hopper, hopper-v5, ...), or gym:ID (gymnasium backend)"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
     """auto (as TD3's: mjx on a GPU or TPU, gymnasium on a CPU and for gym:ID tasks; train prints the choice and
     config.json records it), mjx (one rollout plus one update is one compiled step) or gymnasium (gymnasium's own

@@ -18,7 +18,7 @@ from camel_jax import specs
 from camel_jax.algos.td3.update import Hyper
 from camel_jax.core.config import RECORDED, auto_backend
 
-# --env: a spec'd task (hopper, hopper-v5, ...: envs/*.toml) or gym:ID (any gymnasium Box task). Parsed as a string
+# --env: a spec'd task (hopper, hopper-v5, ...: tasks/*.toml) or gym:ID (any gymnasium Box task). Parsed as a string
 # (check() names an unknown one); the shell completion offers the spec'd names (TASK_CHOICES, cli.command_tree).
 TASK_CHOICES = Literal[specs.available()]
 TASKS = Annotated[str, tyro.conf.arg(metavar="{" + ",".join(specs.available()) + "}|gym:ID")]
@@ -47,7 +47,7 @@ class Config:
     algo: str = "td3"
     """the algorithm (fixed: config.json states it, so `train --config RUN/config.json` replays the run)"""
     env: TASKS = "hopper"
-    """task: a spec file in envs/ (hopper is gymnasium's Hopper-v4, hopper-v5 its v5), or gym:ID for any gymnasium
+    """task: a spec file in tasks/ (hopper is gymnasium's Hopper-v4, hopper-v5 its v5), or gym:ID for any gymnasium
     task with Box actions (gymnasium backend), e.g. gym:Pendulum-v1"""
     backend: Literal["auto", "mjx", "gymnasium"] = "auto"
     """auto: mjx on a GPU or TPU (or with --mjx-impl warp, --mesh or several processes), gymnasium on a CPU (the faster one there: the paper's C MuJoCo v4 tasks, one jitted
