@@ -270,7 +270,12 @@ def _resume(argv: list[str]) -> int:
 @dataclasses.dataclass(frozen=True)
 class EvalArgs:
     run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
-    """a finished run directory (its config.json, prior.txt and actor.msgpack)"""
+    """a finished run directory (its config.json, prior.txt and actor.msgpack); with --step, any run directory with
+    checkpoints"""
+    step: Annotated[int | None, tyro.conf.arg(metavar="S")] = None
+    """evaluate the policy of the checkpoint at env step S (one of the kept ones, RUN_DIR/checkpoints/S/; the run
+    need not have finished) instead of the final actor, into RUN_DIR/eval_step_S.json (eval_final.json stays as it
+    is). Left out: the final actor"""
     episodes: int = 10
     """episodes per member, each run unmasked and masked from the same initial states"""
     backend: Literal["gymnasium", "mjx"] = "gymnasium"
@@ -281,21 +286,26 @@ class EvalArgs:
     """folder for one GIF per member of its first unmasked episode (gymnasium, env seed --seed), drawn with MuJoCo's
     renderer; needs EGL or OSMesa (camel_jax/render.py). '' means no videos"""
     overwrite: bool = False
-    """replace the run's eval_final.json (without it, a run that has one is left alone: an error, exit 2)"""
+    """replace the run's eval_final.json, or eval_step_S.json with --step (without it, a run that has the file is
+    left alone: an error, exit 2)"""
 
 
 def _eval(argv: list[str]) -> int:
     args = tyro.cli(EvalArgs, args=argv, prog="camel-jax eval",
                     description="Evaluate the final deterministic actor of every member (seed, grid point) of a "
                                 "finished run, unmasked (the score) and masked (a diagnostic); prints a table and "
-                                "writes RUN_DIR/eval_final.json (an existing one only with --overwrite).")
+                                "writes RUN_DIR/eval_final.json (an existing one only with --overwrite). With "
+                                "--step S: the policy of the kept checkpoint at env step S, of a finished run or "
+                                "not, into RUN_DIR/eval_step_S.json.")
     from camel_jax import final_eval
 
     def work():
-        if (Path(args.run_dir) / final_eval.RESULT).is_file() and not args.overwrite:  # before any evaluation
-            raise FileExistsError(f"{Path(args.run_dir) / final_eval.RESULT} exists (an earlier evaluation); pass "
-                                  "--overwrite to replace it, or copy it away first")
-        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None)
+        path = Path(args.run_dir) / final_eval.result_name(args.step)
+        if path.is_file() and not args.overwrite:  # before any evaluation
+            raise FileExistsError(f"{path} exists (an earlier evaluation); pass --overwrite to replace it, or copy it "
+                                  "away first")
+        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None,
+                                         step=args.step)
         if result.get("masked_skipped"):  # the unmasked score is there; one line says what is not and why
             print(f"camel-jax eval: {result['masked_skipped']}", file=sys.stderr)
         print(final_eval.table(result))

@@ -84,6 +84,10 @@ def test_gymnasium_run_stopped_after_a_chunk_resumes_to_the_end(arm, signum, tmp
     assert f"stopped by {signal.Signals(signum).name} at env step" in capsys.readouterr().err
     assert runs.has_checkpoint(out) and runs.last_logged_step(out) == sent[0]
     monkeypatch.undo()
+    # the stopped run is evaluated at its checkpoint as it is, unresumed (its policy there, not a final actor)
+    assert run_cli("eval", out, "--step", sent[0], "--episodes", 1) == 0
+    assert json.loads((out / f"eval_step_{sent[0]}.json").read_text())["step"] == sent[0]
+    assert not (out / "actor.msgpack").exists() and not (out / "eval_final.json").exists()
     assert run_cli("resume", out, "--quiet") == 0
     total = json.loads((out / "config.json").read_text())["total_steps"]
     assert runs.last_logged_step(out) == total and (out / "actor.msgpack").is_file()

@@ -429,6 +429,14 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
     run_dir = train(config)
     rows = _check_run_dir(run_dir, config, evaluated=False)
     whole = (run_dir / "actor.msgpack").read_bytes()
+    # `eval --step` reads the policy from an MJX checkpoint (a TrainState: learner, envs, observation): the last one
+    # holds the final policy and observation statistics bit for bit
+    from camel_jax.algos.ppo import eval as ppo_eval
+
+    final, last = ppo_eval.load_run(run_dir)[2], ppo_eval.load_run(run_dir, step=384)[2]
+    for a, b in zip(jax.tree.leaves((final.params, final.obs_stats)), jax.tree.leaves((last.params, last.obs_stats)),
+                    strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256

@@ -152,6 +152,7 @@ def test_ppo_seeds_sharded_over_two_devices_match_one_device(tmp_path):
     TD3's: two seeds over two CPU devices give each seed's one-device rows (|a - b| <= 1e-5 + 1e-4 |a|: a device
     computing one seed may sum its matmuls in another order than one computing both)."""
     import csv
+    import math
 
     env = {**os.environ, "XLA_FLAGS": os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=2",
            "JAX_PLATFORMS": "cpu"}
@@ -174,4 +175,4 @@ def test_ppo_seeds_sharded_over_two_devices_match_one_device(tmp_path):
             assert (a["step"], a["seed"]) == (b["step"], b["seed"])
             for c in columns:
                 x, y = float(a[c]), float(b[c])
-                assert abs(x - y) <= 1e-5 + 1e-4 * abs(x) or (x != x and y != y), (csv_name, c, a, b)
+                assert abs(x - y) <= 1e-5 + 1e-4 * abs(x) or (math.isnan(x) and math.isnan(y)), (csv_name, c, a, b)

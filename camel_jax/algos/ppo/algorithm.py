@@ -37,10 +37,11 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     return resume_guided(run_dir, quiet=quiet, truncate=truncate, total_steps=total_steps)
 
 
-def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval"):
+def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval", step: int | None = None):
     """(config, trainer functions, learner with every seed's final policy, eval modes, what the result records) of
-    a finished PPO run: its deterministic mean action on observations normalised with the run's statistics."""
+    a finished PPO run: its deterministic mean action on observations normalised with the run's statistics; with
+    `step`, the policy and statistics of the run's checkpoint at that env step (a finished run or not)."""
     if prior is not None:
         raise ValueError(f"{run_dir} is a PPO run, which has no prior to mask with; evaluate it without prior=")
-    config, tr, learner = ppo_eval.load_run(run_dir, command)
+    config, tr, learner = ppo_eval.load_run(run_dir, command, step)
     return config, tr, learner, dict(EVAL_MODES), {"algo": NAME, "prior": "none"}
