@@ -148,7 +148,7 @@ def load_actor(run_dir: str | Path, member: int = 0) -> Callable:
     return jax.jit(lambda obs: actor.apply(mine, obs, -ones, ones))
 
 
-def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "auto", seed: int = 0,
                  prior: Callable | None = None, step: int | None = None) -> dict:
     """`camel-jax eval RUN_DIR` from Python: every member's final deterministic actor for `episodes` episodes,
     unmasked and masked, written to RUN_DIR/eval_final.json and returned (one entry per member in "members"). For a

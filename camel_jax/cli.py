@@ -278,8 +278,9 @@ class EvalArgs:
     is). Left out: the final actor"""
     episodes: int = 10
     """episodes per member, each run unmasked and masked from the same initial states"""
-    backend: Literal["gymnasium", "mjx"] = "gymnasium"
-    """gymnasium (the paper's C MuJoCo v4 tasks) or mjx, whichever backend the run trained on"""
+    backend: Literal["auto", "gymnasium", "mjx"] = "auto"
+    """auto: the backend the run trained on (its config.json's, as train's auto chose it), so a run is scored on the
+    task it learnt; gymnasium (C MuJoCo) or mjx to choose"""
     seed: int = 0
     """seed of the evaluation episodes' initial states"""
     video: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""

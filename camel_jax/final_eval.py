@@ -11,6 +11,9 @@ unmasked score needs no prior, so the run is scored unmasked only and the result
 command prints it as one line). From Python, `camel_jax.evaluate_run(RUN_DIR, prior=fn)` gives the callable back
 and evaluates masked as well.
 
+The backend is the run's own by default (`--backend auto`: config.json's, as `train` chose it), so a run is scored
+on the task it learnt; `--backend gymnasium` or `mjx` chooses.
+
 A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/algos/ppo/eval.py: its deterministic
 mean action on observations normalised with the run's statistics, unmasked only (PPO has no mask).
 
@@ -48,17 +51,31 @@ def result_name(step: int | None = None) -> str:
     return RESULT if step is None else f"eval_step_{step}.json"
 
 
-def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
+def run_backend(run_dir: str | Path, backend: str) -> str:
+    """`backend`, or for "auto" the backend the run trained on (its config.json's, as `train` resolved it), so that
+    a run is scored on the task it learnt: Ant on MJX is not Ant-v4 (camel_jax/specs.py: task_label)."""
+    if backend != "auto":
+        return backend
+    try:
+        recorded = json.loads((Path(run_dir) / "config.json").read_text()).get("backend", "gymnasium")
+    except (OSError, ValueError):
+        return "gymnasium"  # no readable config: the plug-in names the missing file in its own words
+    return recorded if recorded in envs.BACKENDS else "gymnasium"
+
+
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "auto", seed: int = 0,
                  video: str | Path | None = None, prior: Callable | None = None, step: int | None = None) -> dict:
     """Per member: mean and std of the return over `episodes` episodes, unmasked and masked (and its video, see the
     module's docstring). `prior`: the jittable callable a run made with a Python callable prior trained with (None:
     the run's own prior; such a run is then scored unmasked only, with `masked_skipped` saying why). `step`: score
-    the policy of the run's checkpoint at that env step instead of its final actor."""
+    the policy of the run's checkpoint at that env step instead of its final actor. `backend`: auto (the run's own,
+    `run_backend`), gymnasium or mjx."""
     run_dir = Path(run_dir)
+    backend = run_backend(run_dir, backend)
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     if backend not in envs.BACKENDS:
-        raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
+        raise ValueError(f"unknown backend '{backend}'; use --backend auto, gymnasium or mjx")
     # the algorithm's final policy of every member (or its checkpoint's), and the modes it is scored in (label -> flag)
     plugin = algos.of_run(run_dir)
     if step is None:

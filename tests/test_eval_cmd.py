@@ -158,3 +158,20 @@ def test_eval_of_a_non_run_is_one_line_exit_2(tmp_path, target, needle):
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1 and needle in lines[0], r.stderr
     assert lines[0].startswith("camel-jax eval: ") and "Traceback" not in r.stderr
+
+
+def test_eval_defaults_to_the_backend_the_run_trained_on(tmp_path):
+    """`--backend auto` (eval's default) is the run's own backend, as config.json records it: a run is scored on the
+    task it learnt (Ant on MJX is not Ant-v4); an explicit backend wins; no readable config: gymnasium, and the
+    plug-in then names the missing file."""
+    from camel_jax import final_eval
+
+    for recorded in ("mjx", "gymnasium"):
+        (tmp_path / recorded).mkdir()
+        (tmp_path / recorded / "config.json").write_text(json.dumps({"algo": "td3", "backend": recorded}))
+        assert final_eval.run_backend(tmp_path / recorded, "auto") == recorded
+        assert final_eval.run_backend(tmp_path / recorded, "gymnasium") == "gymnasium"
+    assert final_eval.run_backend(tmp_path / "none", "auto") == "gymnasium"
+    from camel_jax.cli import EvalArgs
+
+    assert EvalArgs.__dataclass_fields__["backend"].default == "auto"
