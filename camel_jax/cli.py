@@ -47,7 +47,7 @@ USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (module docstring). Output cut short by a closed pipe (`camel-jax train --help | head`) ends
-    quietly, as a Unix tool does. A run stopped during its first chunk (camel_jax/core/signals.py: first_chunk) left
+    quietly, as a Unix tool does. A run stopped during its first chunk (camel_jax/core/signals.py: unless_stopped) left
     that chunk's compilation running in a helper thread: the process (argv None: the `camel-jax` command) exits
     at once instead of waiting for it."""
     try:

@@ -20,7 +20,8 @@ from typing import Annotated, Literal
 
 import tyro
 
-from camel_jax.algos.td3.config import TASKS, Config
+from camel_jax.algos.td3.config import Config
+from camel_jax.core.config import TASKS
 
 ARGS_FILE = "compare_args.json"
 BASELINE_ARMS = ("td3",)  # the arm trained first: expert masks around its actor, the tables' ratios are to it

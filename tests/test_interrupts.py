@@ -133,7 +133,7 @@ def test_resume_total_steps_extends_a_finished_run(tmp_path, golden_run):
 
 @pytest.mark.parametrize("arm", ["td3_mjx", "ppo_gymnasium"])
 def test_a_signal_during_the_compilation_stops_at_once(arm, tmp_path):
-    """Both backends, both algorithms: the first chunk compiles in a helper thread (signals.first_chunk), so SIGTERM
+    """Both backends, both algorithms: the first chunk compiles in a helper thread (signals.unless_stopped), so SIGTERM
     sent while it compiles (no compile cache: a real compilation) stops the `camel-jax` process within seconds
     instead of after the compilation, with the one line, status 75, and no run directory left behind."""
     import subprocess

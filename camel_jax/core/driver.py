@@ -12,8 +12,8 @@ rollout and its update) around the C MuJoCo envs. An iteration is `config.steps_
 After every chunk: a metrics row per member (`Progress`), an evaluation every `eval_every` env steps (the algorithm's
 `greedy` in each of its EVAL_MODES: MJX in one program, gymnasium on C MuJoCo), and a checkpoint every
 `checkpoint_every`. SIGTERM, SIGUSR1 and Ctrl-C (camel_jax/core/signals.py) stop the run after the current chunk,
-with a checkpoint; during a process's first chunk (its compilation) they stop it at once, at the step it started
-from; a new run stopped before its first chunk is done leaves no directory behind.
+with a checkpoint; while the initial state or a process's first chunk compiles they stop it at once, at the step
+it started from; a new run stopped before its first chunk is done leaves no directory behind.
 """
 
 from __future__ import annotations
@@ -98,12 +98,12 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     members = config.members()  # the vmapped axis: seeds x grid points
     mesh = make_mesh(config, len(members))  # None: one device; checked before a run directory is made
     main = distributed.is_main()  # with several processes, process 0 writes the logs (distributed.py)
+    made = new_run(config) if resume_dir is None else None  # a bad prior is one line before anything is printed
     if main and resume_dir is None:  # a resume says it once its checkpoint has been read
         announce(config, why)
     if resume_dir is not None:
         run_dir = Path(resume_dir)
     else:
-        made = new_run(config)
 
         def create() -> str:
             path = runs.create(config, made.prior_source, made.prior_sha, metric_fields, record=made.record)
@@ -127,18 +127,31 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
                             donate_argnums=0)
     if mesh is not None:  # each member's state is made (or read) on its own devices
         keys, hyper = shard_seeds((keys, hyper), mesh)
+    cache = jax.config.jax_compilation_cache_dir if config.compile_cache else None
+    note = (f"compiling {program.compiling} (XLA; the first log line waits for it; " +
+            (f"cached in {cache} for later runs of these settings)" if cache else "no compile cache)"))
+    say = lambda: print(note, flush=True) if main and not config.quiet else None
+    if resume_dir is None:  # before the initial state, which compiles too (MJX's env reset)
+        say()
     restored = None
     if resume_dir is not None:
         restored = (program.restore(ckpt, shardings) if program.restore is not None
                     else ckpt.restore(program.template, shardings))
-    if restored is None:
-        restored = (jit_sharded(program.init, mesh, shardings)(keys, hyper, *program.init_args()),
-                    {"iteration": 0, "wall_s": 0.0})
+    if restored is None:  # a signal stops its compilation (signals.unless_stopped)
+        done, state = signals.unless_stopped(
+            stop, lambda: jit_sharded(program.init, mesh, shardings)(keys, hyper, *program.init_args()))
+        if not done:
+            ckpt.close()
+            if program.host is not None:
+                program.host.venv.close()
+            stop.check(run_dir, 0, fresh=resume_dir is None)
+        restored = state, {"iteration": 0, "wall_s": 0.0}
     state, meta = restored
     i = meta["iteration"]
     if resume_dir is not None and main:  # a corrupt checkpoint stays one line (restore raised)
         announce(config, why)
         runs.truncate(run_dir, i * per_iteration, truncate)  # only once the checkpoint is known to be good
+        say()
     host = program.host
     if host is not None:  # gymnasium: the envs restart their episodes, also in a resumed run (README, Training)
         env_state = host.venv.reset(gym_env_seeds(config, i))
@@ -150,9 +163,6 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     evaluate_at, close_eval = _evaluator(config, program.trainer, eval_modes, len(members))
     progress = Progress(config if main else dataclasses.replace(config, quiet=True), t_start - meta["wall_s"],
                         i * per_iteration, metric_fields=metric_fields, show_matched=show_matched)
-    cache = jax.config.jax_compilation_cache_dir if config.compile_cache else None
-    progress.note(f"compiling {program.compiling} (XLA; the first log line waits for it; " +
-                  (f"cached in {cache} for later runs of these settings)" if cache else "no compile cache)"))
 
     def close(abandoned: bool = False) -> None:
         ckpt.close()
@@ -177,8 +187,8 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     first = True
     while i < config.iterations:
         length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
-        if first:  # it compiles: a signal stops it (signals.first_chunk), at the step the process started from
-            done, out = signals.first_chunk(stop, lambda state=state, i=i, length=length: advance(state, i, length))
+        if first:  # it compiles: a signal stops it (signals.unless_stopped), at the step the process started from
+            done, out = signals.unless_stopped(stop, lambda state=state, i=i, length=length: advance(state, i, length))
             if not done:
                 close(abandoned=True)
                 stop.check(run_dir, i * per_iteration, fresh=resume_dir is None)

@@ -4,9 +4,10 @@ finishes the chunk it is in, writes a checkpoint and raises `Interrupted`, which
 then continues exactly. A signal that arrives before the first training step removes the new run directory, so that
 nothing blocks the same `--out`. A second Ctrl-C stops at once (KeyboardInterrupt). Outside the main thread (where
 Python cannot set handlers) nothing is caught.
-A process's first chunk compiles the program (minutes for MJX on a CPU) and is not waited for: it runs in a helper
-thread (`first_chunk`) while the main thread watches for a signal, and a signal abandons it, so a run stops during
-its compilation at once, at the step it started from (its last checkpoint, or nothing for a new run).
+The work that compiles (a new run's initial state, and a process's first chunk: minutes for MJX on a CPU) is not
+waited for: it runs in a helper thread (`unless_stopped`) while the main thread watches for a signal, and a signal
+abandons it, so a run stops during its compilation at once, at the step it started from (its last checkpoint, or
+nothing for a new run).
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ class Interrupted(Exception):
         super().__init__(text)
 
 
-# Set when a first chunk was abandoned and still runs in its helper thread: the command line then exits at once
+# Set when compiling work was abandoned and still runs in its helper thread: the command line then exits at once
 # (os._exit) instead of waiting for that thread at the interpreter's exit.
 ABANDONED = threading.Event()
 
 
-def first_chunk(stop: StopRequests, work):
+def unless_stopped(stop: StopRequests, work):
     """(True, `work()`), run in a helper thread while this one waits for it or for a stop request; (False, None)
     when a stop came first: the work is abandoned (its thread goes on by itself and its result is never used) and
     ABANDONED is set. Outside the main thread (no handlers) `work()` runs here."""
