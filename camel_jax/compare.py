@@ -109,7 +109,14 @@ def load_arm(path) -> dict:
     if isinstance(path, Path):
         return load_ours(path)
     parts = [load_ours(p) for p in path]
-    same = lambda c: {k: v for k, v in c.items() if k not in ("seeds", "out", "mesh", "overwrite", "quiet")}
+    from camel_jax import algos
+    from camel_jax.core.config import RECORDED
+
+    # the settings, apart from what does not change what a seed learns (and what config.json records beside them);
+    # a config.json from before runs stated their algorithm is its legacy one's
+    skip = ("seeds", "out", "mesh", "overwrite", "quiet", "compile_cache", "wandb", "wandb_project", "wandb_entity",
+            *RECORDED)
+    same = lambda c: {k: v for k, v in {"algo": algos.LEGACY, **c}.items() if k not in skip}
     seeds, evals, by_seed = {}, {}, {}
     for p, d in zip(path, parts):
         if same(d["config"]) != same(parts[0]["config"]):
