@@ -148,17 +148,18 @@ def load_actor(run_dir: str | Path, member: int = 0) -> Callable:
     return jax.jit(lambda obs: actor.apply(mine, obs, -ones, ones))
 
 
-def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
-                 prior: Callable | None = None) -> dict:
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "auto", seed: int = 0,
+                 prior: Callable | None = None, step: int | None = None) -> dict:
     """`camel-jax eval RUN_DIR` from Python: every member's final deterministic actor for `episodes` episodes,
     unmasked and masked, written to RUN_DIR/eval_final.json and returned (one entry per member in "members"). For a
     run trained with a Python callable prior, pass the same callable as `prior` to get the masked scores too
-    (without it they are skipped and "masked_skipped" says so)."""
+    (without it they are skipped and "masked_skipped" says so). `step`: the policy of the kept checkpoint at that
+    env step instead (`--step`), written to RUN_DIR/eval_step_<step>.json."""
     from camel_jax import final_eval
 
     if prior is not None and not callable(prior):
         raise ValueError(f"prior= takes the Python callable the run trained with, got {prior!r}; a run trained with "
                          "a prior file or baseline reloads it itself (leave prior= out)")
-    result = final_eval.evaluate_run(run_dir, episodes, backend, seed, prior=prior)
+    result = final_eval.evaluate_run(run_dir, episodes, backend, seed, prior=prior, step=step)
     final_eval.write(run_dir, result)
     return result

@@ -47,9 +47,20 @@ USAGE = """usage: camel-jax [--version] [--verbose] {compare,train,resume,sweep,
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (module docstring). Output cut short by a closed pipe (`camel-jax train --help | head`) ends
-    quietly, as a Unix tool does."""
+    quietly, as a Unix tool does. A run stopped during its first chunk (camel_jax/core/signals.py: unless_stopped) left
+    that chunk's compilation running in a helper thread: the process (argv None: the `camel-jax` command) exits
+    at once instead of waiting for it."""
     try:
-        return _main(argv)
+        code = _main(argv)
+        from camel_jax.core import signals
+
+        if argv is None and signals.ABANDONED.is_set():
+            import os
+
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        return code
     except BrokenPipeError:
         import os
 
@@ -259,32 +270,43 @@ def _resume(argv: list[str]) -> int:
 @dataclasses.dataclass(frozen=True)
 class EvalArgs:
     run_dir: Annotated[str, tyro.conf.Positional, tyro.conf.arg(metavar="RUN_DIR")]
-    """a finished run directory (its config.json, prior.txt and actor.msgpack)"""
+    """a finished run directory (its config.json, prior.txt and actor.msgpack); with --step, any run directory with
+    checkpoints"""
+    step: Annotated[int | None, tyro.conf.arg(metavar="S")] = None
+    """evaluate the policy of the checkpoint at env step S (one of the kept ones, RUN_DIR/checkpoints/S/; the run
+    need not have finished) instead of the final actor, into RUN_DIR/eval_step_S.json (eval_final.json stays as it
+    is). Left out: the final actor"""
     episodes: int = 10
     """episodes per member, each run unmasked and masked from the same initial states"""
-    backend: Literal["gymnasium", "mjx"] = "gymnasium"
-    """gymnasium (the paper's C MuJoCo v4 tasks) or mjx, whichever backend the run trained on"""
+    backend: Literal["auto", "gymnasium", "mjx"] = "auto"
+    """auto: the backend the run trained on (its config.json's, as train's auto chose it), so a run is scored on the
+    task it learnt; gymnasium (C MuJoCo) or mjx to choose"""
     seed: int = 0
     """seed of the evaluation episodes' initial states"""
     video: Annotated[str, tyro.conf.arg(metavar="DIR")] = ""
     """folder for one GIF per member of its first unmasked episode (gymnasium, env seed --seed), drawn with MuJoCo's
     renderer; needs EGL or OSMesa (camel_jax/render.py). '' means no videos"""
     overwrite: bool = False
-    """replace the run's eval_final.json (without it, a run that has one is left alone: an error, exit 2)"""
+    """replace the run's eval_final.json, or eval_step_S.json with --step (without it, a run that has the file is
+    left alone: an error, exit 2)"""
 
 
 def _eval(argv: list[str]) -> int:
     args = tyro.cli(EvalArgs, args=argv, prog="camel-jax eval",
                     description="Evaluate the final deterministic actor of every member (seed, grid point) of a "
                                 "finished run, unmasked (the score) and masked (a diagnostic); prints a table and "
-                                "writes RUN_DIR/eval_final.json (an existing one only with --overwrite).")
+                                "writes RUN_DIR/eval_final.json (an existing one only with --overwrite). With "
+                                "--step S: the policy of the kept checkpoint at env step S, of a finished run or "
+                                "not, into RUN_DIR/eval_step_S.json.")
     from camel_jax import final_eval
 
     def work():
-        if (Path(args.run_dir) / final_eval.RESULT).is_file() and not args.overwrite:  # before any evaluation
-            raise FileExistsError(f"{Path(args.run_dir) / final_eval.RESULT} exists (an earlier evaluation); pass "
-                                  "--overwrite to replace it, or copy it away first")
-        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None)
+        path = Path(args.run_dir) / final_eval.result_name(args.step)
+        if path.is_file() and not args.overwrite:  # before any evaluation
+            raise FileExistsError(f"{path} exists (an earlier evaluation); pass --overwrite to replace it, or copy it "
+                                  "away first")
+        result = final_eval.evaluate_run(args.run_dir, args.episodes, args.backend, args.seed, args.video or None,
+                                         step=args.step)
         if result.get("masked_skipped"):  # the unmasked score is there; one line says what is not and why
             print(f"camel-jax eval: {result['masked_skipped']}", file=sys.stderr)
         print(final_eval.table(result))
@@ -398,7 +420,7 @@ def command_tree():
 def _offering_tasks(cls):
     """`cls` with its --env offering the spec'd task names to the shell: parsing takes any string (gym:ID too), so
     the choices live only in the completion script."""
-    from camel_jax.algos.td3.config import TASK_CHOICES, TASKS
+    from camel_jax.core.config import TASK_CHOICES, TASKS
 
     swap = {TASKS: TASK_CHOICES, TASKS | None: TASK_CHOICES | None}
     hints = typing.get_type_hints(cls, include_extras=True)

@@ -102,6 +102,38 @@ def load_ours(run_dir: Path) -> dict:
             "evals_by_seed": {s: np.array(v) for s, v in evals_by_seed.items()}, "path": run_dir, "about": about}
 
 
+def load_arm(path) -> dict:
+    """`load_ours` of one run directory, or of several (a tuple: `--run LABEL=DIR1+DIR2`) whose seeds together are
+    one arm: runs of the same settings on disjoint seeds (e.g. seeds 1-6 in one process, 7-10 in another). Their
+    wall-clock is the sum; each run's commit is kept (`describe` lists them)."""
+    if isinstance(path, Path):
+        return load_ours(path)
+    parts = [load_ours(p) for p in path]
+    from camel_jax import algos
+    from camel_jax.core.config import RECORDED
+
+    # the settings, apart from what does not change what a seed learns (and what config.json records beside them);
+    # a config.json from before runs stated their algorithm is its legacy one's
+    skip = ("seeds", "out", "mesh", "overwrite", "quiet", "compile_cache", "wandb", "wandb_project", "wandb_entity",
+            *RECORDED)
+    same = lambda c: {k: v for k, v in {"algo": algos.LEGACY, **c}.items() if k not in skip}
+    seeds, evals, by_seed = {}, {}, {}
+    for p, d in zip(path, parts):
+        if same(d["config"]) != same(parts[0]["config"]):
+            differ = sorted(k for k in same(d["config"]) | same(parts[0]["config"])
+                            if d["config"].get(k) != parts[0]["config"].get(k))
+            raise SystemExit(f"compare: {p} and {path[0]} differ in {', '.join(differ)}; the runs of one arm need the "
+                             "same settings apart from their seeds")
+        if both := set(seeds) & set(d["seeds"]):
+            raise SystemExit(f"compare: seed {min(both)} is in two runs of one arm ({p}); give runs of other seeds")
+        seeds.update(d["seeds"])
+        by_seed.update(d["evals_by_seed"])
+        for step, values in d["evals"].items():
+            evals.setdefault(step, []).extend(values)
+    return {**parts[0], "seeds": dict(sorted(seeds.items())), "wall_all": sum(d["wall_all"] for d in parts),
+            "last_step": min(d["last_step"] for d in parts), "evals": evals, "evals_by_seed": by_seed, "parts": parts}
+
+
 def load_reference(path: Path) -> dict:
     """Per-seed arrays (step, 1, return) of single episodes from a CSV written by bench/cleanrl_reference.py."""
     with open(path) as f:
@@ -174,6 +206,14 @@ def describe(kind: str, d: dict) -> dict:
     """What an arm's run recorded: seeds, steps, backend and git commit (full, and `short` for tables). camel-jax
     runs: config.json and versions.json (its `git`; "unknown" without it, as in runs made before versions.json);
     CleanRL references: the JSON beside the CSV (its `cleanrl_commit`, `total_timesteps`, `script`, `versions`)."""
+    if kind == "ours" and "parts" in d:  # one arm of several runs (load_arm): their commits, in order
+        each = [describe(kind, part) for part in d["parts"]]
+        commits = list(dict.fromkeys(e["commit"] for e in each))
+        shorts = list(dict.fromkeys(e["short"] for e in each))
+        return {**each[0], "seeds": sorted(d["seeds"]), "commit": " + ".join(commits),
+                "dirty": any(e["dirty"] for e in each), "short": " + ".join(shorts),
+                "steps": each[0]["steps"] if len({e["steps"] for e in each}) == 1 else
+                " / ".join(e["steps"] for e in each)}
     if kind == "ours":
         config, versions = d["config"], provenance.read(d["path"]) or {}
         git = versions.get("git") or {}
@@ -353,7 +393,8 @@ def launch(args) -> list[tuple[str, Path]]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--run", action="append", default=[], metavar="LABEL=RUN_DIR", help="a camel-jax run directory")
+    p.add_argument("--run", action="append", default=[], metavar="LABEL=RUN_DIR",
+                   help="a camel-jax run directory; LABEL=DIR1+DIR2 pools the seeds of runs of the same settings")
     p.add_argument("--reference", action="append", default=[], metavar="LABEL=CSV",
                    help="CleanRL curves from bench/cleanrl_reference.py (the first is the ratio's denominator)")
     p.add_argument("--at", default="50000,100000,150000", 
@@ -419,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     if any(len(x) != 2 for x in named):
         print("compare: --run and --reference take LABEL=PATH, e.g. --run CAMEL=runs/hopper/camel", file=sys.stderr)
         return 2
-    runs = [(label, Path(path)) for label, path in (tuple(x.split("=", 1)) for x in args.run)]
+    runs = [(label, Path(path) if "+" not in path else tuple(Path(p) for p in path.split("+")))
+            for label, path in (tuple(x.split("=", 1)) for x in args.run)]
     if args.budget:
         runs += [(m, d) for m, d in launch(args)]
     refs = [(label, Path(path)) for label, path in (tuple(x.split("=", 1)) for x in args.reference)]
@@ -431,15 +473,17 @@ def compare_runs(args, runs: list[tuple[str, Path]], refs: list[tuple[str, Path]
     PNG, MD and JSON; `args` holds the options of `main` (at, window, threshold, title, band, out, final_frac,
     baseline, reps, command). `args.at` "auto": the window ends nearest half the budget and the last one.
     Returns 0, or 2 with one line on stderr."""
+    flat = lambda path: path if isinstance(path, tuple) else (path,)
     for label, path in runs + refs:
-        if not path.exists():
-            print(f"compare: {label}: {path} does not exist; give a run directory or a reference CSV", file=sys.stderr)
+        if missing := [p for p in flat(path) if not p.exists()]:
+            print(f"compare: {label}: {missing[0]} does not exist; give a run directory or a reference CSV",
+                  file=sys.stderr)
             return 2
     if not runs and not refs:
         print("compare: nothing to compare; pass --run LABEL=RUN_DIR and/or --reference LABEL=CSV", file=sys.stderr)
         return 2
-    provenance.warn_mixed([path for _, path in runs], "compare")
-    data = [(label, load_ours(path), "ours") for label, path in runs]
+    provenance.warn_mixed([p for _, path in runs for p in flat(path)], "compare")
+    data = [(label, load_arm(path), "ours") for label, path in runs]
     data += [(label, load_reference(path), "reference") for label, path in refs]
     budget = min(d["last_step"] for _, d, _ in data)
     ends = window_ends([d for _, d, kind in data if kind == "ours"], args.window, budget)

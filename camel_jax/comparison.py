@@ -20,7 +20,8 @@ from typing import Annotated, Literal
 
 import tyro
 
-from camel_jax.algos.td3.config import TASKS, Config
+from camel_jax.algos.td3.config import Config
+from camel_jax.core.config import TASKS
 
 ARGS_FILE = "compare_args.json"
 BASELINE_ARMS = ("td3",)  # the arm trained first: expert masks around its actor, the tables' ratios are to it
@@ -46,7 +47,7 @@ ARMS_HELP = ("td3: plain TD3 (no prior); camel: CAMEL with --prior (default: the
 @dataclasses.dataclass(frozen=True)
 class CompareArgs:
     env: TASKS = "ant"
-    """task (envs/TASK.json); the default is the quickstart's Ant"""
+    """task (tasks/TASK.toml); the default is the quickstart's Ant"""
     prior: str = ""
     """the prior of the camel and control arms: '' means the task's LLM-written prior (priors/llm/TASK/selected.py,
     as --prior TASK in train), or tuned:NAME, or a prior file"""

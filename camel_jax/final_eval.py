@@ -11,8 +11,16 @@ unmasked score needs no prior, so the run is scored unmasked only and the result
 command prints it as one line). From Python, `camel_jax.evaluate_run(RUN_DIR, prior=fn)` gives the callable back
 and evaluates masked as well.
 
+The backend is the run's own by default (`--backend auto`: config.json's, as `train` chose it), so a run is scored
+on the task it learnt; `--backend gymnasium` or `mjx` chooses.
+
 A PPO run (config.json with `algo` "ppo") is scored the same way through camel_jax/algos/ppo/eval.py: its deterministic
 mean action on observations normalised with the run's statistics, unmasked only (PPO has no mask).
+
+With `step` (`camel-jax eval RUN_DIR --step S`) the policy is the one of the run's checkpoint at env step S instead,
+one of the kept ones (RUN_DIR/checkpoints/S/; the run need not have finished: a run stopped or killed mid-way is
+evaluated at its checkpoints), and the result goes to RUN_DIR/eval_step_S.json (its `step` says which), never to
+eval_final.json. The last checkpoint of a finished run holds its final actor, so it scores as eval_final.json does.
 
 With `video`, each member's first unmasked evaluation episode is drawn as a GIF (camel_jax/render.py): the member's
 greedy actor, unmasked, on gymnasium's C MuJoCo task from env seed `seed` (episode 0's initial state), into
@@ -38,18 +46,43 @@ from camel_jax.priors import select
 RESULT = "eval_final.json"
 
 
-def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "gymnasium", seed: int = 0,
-                 video: str | Path | None = None, prior: Callable | None = None) -> dict:
+def result_name(step: int | None = None) -> str:
+    """The result file's name: eval_final.json, or eval_step_<step>.json for a checkpoint's policy."""
+    return RESULT if step is None else f"eval_step_{step}.json"
+
+
+def run_backend(run_dir: str | Path, backend: str) -> str:
+    """`backend`, or for "auto" the backend the run trained on (its config.json's, as `train` resolved it), so that
+    a run is scored on the task it learnt: Ant on MJX is not Ant-v4 (camel_jax/specs.py: task_label)."""
+    if backend != "auto":
+        return backend
+    try:
+        recorded = json.loads((Path(run_dir) / "config.json").read_text()).get("backend", "gymnasium")
+    except (OSError, ValueError):
+        return "gymnasium"  # no readable config: the plug-in names the missing file in its own words
+    return recorded if recorded in envs.BACKENDS else "gymnasium"
+
+
+def evaluate_run(run_dir: str | Path, episodes: int = 10, backend: str = "auto", seed: int = 0,
+                 video: str | Path | None = None, prior: Callable | None = None, step: int | None = None) -> dict:
     """Per member: mean and std of the return over `episodes` episodes, unmasked and masked (and its video, see the
     module's docstring). `prior`: the jittable callable a run made with a Python callable prior trained with (None:
-    the run's own prior; such a run is then scored unmasked only, with `masked_skipped` saying why)."""
+    the run's own prior; such a run is then scored unmasked only, with `masked_skipped` saying why). `step`: score
+    the policy of the run's checkpoint at that env step instead of its final actor. `backend`: auto (the run's own,
+    `run_backend`), gymnasium or mjx."""
     run_dir = Path(run_dir)
+    backend = run_backend(run_dir, backend)
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     if backend not in envs.BACKENDS:
-        raise ValueError(f"unknown backend '{backend}'; use --backend gymnasium or --backend mjx")
-    # the algorithm's final policy of every member, and the modes it is scored in (label -> flag)
-    config, tr, learner, flags, about = algos.of_run(run_dir).load_policy(run_dir, prior)
+        raise ValueError(f"unknown backend '{backend}'; use --backend auto, gymnasium or mjx")
+    # the algorithm's final policy of every member (or its checkpoint's), and the modes it is scored in (label -> flag)
+    plugin = algos.of_run(run_dir)
+    if step is None:
+        config, tr, learner, flags, about = plugin.load_policy(run_dir, prior)
+    else:
+        config, tr, learner, flags, about = plugin.load_policy(run_dir, prior, step=step)
+        about = {**about, "step": step}
     if video is not None:
         render.backend()  # no GL: one line before any work
     members = config.members()
@@ -93,8 +126,9 @@ def member_video(tr, learner, member: int, env_name: str, seed: int, path: Path)
 
 
 def write(run_dir: str | Path, result: dict) -> Path:
-    """RUN_DIR/eval_final.json, written to a temporary file first and renamed (never half-written)."""
-    path = Path(run_dir) / RESULT
+    """RUN_DIR/eval_final.json (eval_step_S.json for a result with a `step`), written to a temporary file first and
+    renamed (never half-written)."""
+    path = Path(run_dir) / result_name(result.get("step"))
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(result, indent=2) + "\n")
     tmp.replace(path)
@@ -118,7 +152,8 @@ def table(result: dict) -> str:
         lines.append(f"{name:<{width}}" + "".join(f"  {mean(f'return_{label}'):10.1f}{'':11}" for label in labels))
     trained = result.get("trained_on", result["backend"])
     other = f"; trained on {trained}" if trained != result["backend"] else ""
-    lines.append(f"({result['episodes']} episodes per member of {result.get('task', result['env'])} on "
+    policy = f"the checkpoint at env step {result['step']}, " if result.get("step") is not None else ""
+    lines.append(f"({policy}{result['episodes']} episodes per member of {result.get('task', result['env'])} on "
                  f"{result['backend']}, seed {result['seed']}{other})")
     return "\n".join(line.rstrip() for line in lines)
 

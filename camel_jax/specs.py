@@ -1,6 +1,6 @@
-"""Task specs: one TOML file per task under `envs/`, the single source for env code, prompts, checks and docs.
+"""Task specs: one TOML file per task under `tasks/`, the single source for env code, prompts, checks and docs.
 
-A wheel carries the files inside the package (`camel_jax/_data/envs`); an editable install or a checkout reads them
+A wheel carries the files inside the package (`camel_jax/_data/tasks`); an editable install or a checkout reads them
 from the repository root. Adding a task means adding one spec file (and one prior under `priors/`).
 
 Task names: `hopper` is the spec file's task (gymnasium v4, the paper's); `hopper-v5` is the same file with its `[v5]`
@@ -23,7 +23,7 @@ _PKG = Path(__file__).resolve().parent
 
 
 def data_dir(kind: str) -> Path:
-    """Directory of shipped data of `kind` ("envs" or "priors"): inside a wheel, else the checkout's root."""
+    """Directory of shipped data of `kind` ("tasks" or "priors"): inside a wheel, else the checkout's root."""
     for candidate in (_PKG / "_data" / kind, _PKG.parent / kind):
         if candidate.is_dir():
             return candidate
@@ -163,7 +163,7 @@ def check_xml(path: Path, expected: str, task: str) -> None:
         raise SetupError(f"task '{task}': gymnasium {gymnasium.__version__}'s {path.name} (sha256 {found[:12]}...) is not "
                          f"the XML this task was validated with ({expected[:12]}...); install the tested set: "
                          "pip install -c constraints.txt -e . (or re-validate the task and update xml_sha256 in "
-                         f"envs/{task.partition('-')[0]}.toml)")
+                         f"tasks/{task.partition('-')[0]}.toml)")
 
 
 GYM_PREFIX = "gym:"  # --env gym:ID: any gymnasium task with Box observations and actions (gymnasium backend)
@@ -174,7 +174,7 @@ def available() -> tuple[str, ...]:
     """The spec'd task names: each spec file's task (gymnasium v4, the paper's) and one `<task>-<version>` per version
     table in it (`[v5]`: hopper-v5). Any gymnasium Box task is also accepted as `gym:ID` (not listed)."""
     names = []
-    for path in sorted(data_dir("envs").glob("*.toml")):
+    for path in sorted(data_dir("tasks").glob("*.toml")):
         names.append(path.stem)
         raw = tomllib.loads(path.read_text())
         names += [f"{path.stem}-{key}" for key in raw if VERSION_RE.match(key)]
@@ -202,7 +202,7 @@ def load(name: str) -> TaskSpec:
     if is_gym(name):
         return gym_task(name[len(GYM_PREFIX):])
     family, _, version = name.partition("-")
-    path = data_dir("envs") / f"{family}.toml"
+    path = data_dir("tasks") / f"{family}.toml"
     if not path.is_file() or (version and not VERSION_RE.match(version)):
         raise ValueError(unknown_task(name))
     raw = tomllib.loads(path.read_text())

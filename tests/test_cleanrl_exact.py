@@ -30,6 +30,7 @@ from camel_jax.algos.td3.config import HYPER_RANGES, Config
 from camel_jax.algos.td3.trainer import make_train
 from camel_jax.algos.td3.update import Hyper
 from camel_jax.core import evaluate
+from camel_jax.core.run import gym_env_seeds
 
 OBS, ACT = 11, 3  # Hopper's sizes
 
@@ -164,8 +165,8 @@ def _gym_run(tmp_path, name, seeds, *extra):
 
 
 def test_gym_member_seed_is_its_own_env_seed(tmp_path):
-    assert loop.gym_env_seeds(Config(seeds=(0, 5), num_envs=1)) == [0, 5]
-    assert loop.gym_env_seeds(Config(seeds=(5,), num_envs=2)) == [10, 11]
+    assert gym_env_seeds(Config(seeds=(0, 5), num_envs=1)) == [0, 5]
+    assert gym_env_seeds(Config(seeds=(5,), num_envs=2)) == [10, 11]
     pair = [r for r in _gym_run(tmp_path, "pair", "0,5") if r["seed"] == "5"]
     alone = _gym_run(tmp_path, "alone", "5")
     # uniform random actions from the member's own key and its own env seed: the same episodes, step for step

@@ -91,6 +91,20 @@ def test_mjx_run_with_random_masking_and_vmapped_seeds(golden_run):
     assert all(int(m["episodes"]) > 0 for m in metrics)  # random hopper episodes are short
     assert metrics[0]["episode_return"] != metrics[1]["episode_return"]  # the two seeds differ
     assert float(metrics[0]["masked_frac"]) > 0 and float(metrics[-1]["epsilon"]) == 0  # random masking, then off
+    # `eval --step` reads the actor from an MJX checkpoint (a TrainState: learner, then the envs): the last one holds
+    # the final actor bit for bit, the one before it another
+    import jax
+    import numpy as np
+
+    from camel_jax.algos.td3.actor import checkpoint_actor, load_actor
+    from camel_jax.core import checkpoint
+
+    assert checkpoint.kept_steps(out) == [800, 1200]
+    config, final = load_actor(out)
+    for a, b in zip(jax.tree.leaves(final), jax.tree.leaves(checkpoint_actor(out, config, 1200)), strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    earlier = jax.tree.leaves(checkpoint_actor(out, config, 800))
+    assert any(not np.array_equal(a, b) for a, b in zip(jax.tree.leaves(final), earlier))
 
 
 @pytest.mark.parametrize("args,needle", [

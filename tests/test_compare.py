@@ -411,3 +411,44 @@ def test_aggregate_minmax_eval_score_and_usage_errors(tmp_path, capsys):
     ref = _task(tmp_path, "walker2d", {"CleanRL": [0.1, 0.1, 0.1]}, "Walker2d-v4")["CleanRL"]
     assert compare.main(base + ["--score", "eval", "--arm", "CleanRL", f"walker2d={ref}"]) == 2
     assert "is a CleanRL reference, which logs no evaluation" in capsys.readouterr().err
+
+
+def _shift_seeds(run_dir: Path, by: int, commit: str) -> None:
+    """Renumber a fake run's seeds (s -> s + by) and give it a versions.json with `commit`."""
+    for name in ("metrics.csv", "eval.csv"):
+        with open(run_dir / name) as f:
+            rows = list(csv.DictReader(f))
+        with open(run_dir / name, "w", newline="") as f:
+            w = csv.DictWriter(f, list(rows[0]))
+            w.writeheader()
+            w.writerows({**r, "seed": int(r["seed"]) + by} for r in rows)
+    config = json.loads((run_dir / "config.json").read_text())
+    (run_dir / "config.json").write_text(json.dumps({**config, "seeds": [s + by for s in config["seeds"]]}))
+    (run_dir / "versions.json").write_text(json.dumps({"git": {"commit": commit * 40, "dirty": False},
+                                                       "devices": {"backend": "cpu", "count": 1, "kinds": ["cpu"]},
+                                                       "packages": {}}))
+
+
+def test_an_arm_of_several_runs_pools_their_seeds(tmp_path):
+    """`--run LABEL=DIR1+DIR2`: seeds 0-1 in one run and 2-3 in another are the arm a run of seeds 0-3 is (the same
+    tables), with both commits named; runs that share a seed or differ in settings are refused."""
+    _ours(tmp_path / "all", [0.1, 0.2, 0.3, 0.4])
+    _ours(tmp_path / "a", [0.1, 0.2])
+    _ours(tmp_path / "b", [0.3, 0.4])
+    _shift_seeds(tmp_path / "a", 0, "a")
+    _shift_seeds(tmp_path / "b", 2, "b")
+    common = ["--at", "40000", "--window", "4000", "--reps", "50"]
+    assert _module().main(["--run", f"X={tmp_path / 'all'}", *common, "--out", str(tmp_path / "one")]) == 0
+    assert _module().main(["--run", f"X={tmp_path / 'a'}+{tmp_path / 'b'}", *common, "--out", str(tmp_path / "two")]) == 0
+    one, two = (tmp_path / "one.md").read_text(), (tmp_path / "two.md").read_text()
+    cells = lambda row: [c for c in row.split("|") if " min" not in c]  # all but the wall-clock
+    for table in (1, 2, 3, 4):  # training returns, evaluations, rliable's statistics, per-seed values
+        assert cells(_row(one, "X", table)) == cells(_row(two, "X", table))
+    assert "| 6.7 min |" in _row(one, "X", 1) and "| 13.3 min |" in _row(two, "X", 1)  # two processes: their sum
+    assert _row(two, "X", 0) == "| X | 4 (0, 1, 2, 3) | 40,000 | unknown (cpu) | aaaaaaaaaaaa + bbbbbbbbbbbb |"
+    with pytest.raises(SystemExit, match="seed 0 is in two runs of one arm"):
+        _module().main(["--run", f"X={tmp_path / 'a'}+{tmp_path / 'all'}", *common, "--out", str(tmp_path / "bad")])
+    config = json.loads((tmp_path / "b" / "config.json").read_text())
+    (tmp_path / "b" / "config.json").write_text(json.dumps({**config, "env": "walker2d"}))
+    with pytest.raises(SystemExit, match="differ in env"):
+        _module().main(["--run", f"X={tmp_path / 'a'}+{tmp_path / 'b'}", *common, "--out", str(tmp_path / "bad")])

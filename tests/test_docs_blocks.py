@@ -114,7 +114,7 @@ def checkout(tmp_path_factory):
     """A scratch copy of what the docs' commands read (they may write beside it: reports, runs, bench results), with
     `.venv` pointing at this interpreter's environment, the one .ci/run installed with the quickstart's command."""
     path = tmp_path_factory.mktemp("reader")
-    for name in ("bench", "priors", "envs", "presets", "examples"):
+    for name in ("bench", "priors", "tasks", "presets", "examples"):
         shutil.copytree(ROOT / name, path / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("constraints.txt", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, path / name)

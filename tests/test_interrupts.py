@@ -84,6 +84,10 @@ def test_gymnasium_run_stopped_after_a_chunk_resumes_to_the_end(arm, signum, tmp
     assert f"stopped by {signal.Signals(signum).name} at env step" in capsys.readouterr().err
     assert runs.has_checkpoint(out) and runs.last_logged_step(out) == sent[0]
     monkeypatch.undo()
+    # the stopped run is evaluated at its checkpoint as it is, unresumed (its policy there, not a final actor)
+    assert run_cli("eval", out, "--step", sent[0], "--episodes", 1) == 0
+    assert json.loads((out / f"eval_step_{sent[0]}.json").read_text())["step"] == sent[0]
+    assert not (out / "actor.msgpack").exists() and not (out / "eval_final.json").exists()
     assert run_cli("resume", out, "--quiet") == 0
     total = json.loads((out / "config.json").read_text())["total_steps"]
     assert runs.last_logged_step(out) == total and (out / "actor.msgpack").is_file()
@@ -125,3 +129,31 @@ def test_resume_total_steps_extends_a_finished_run(tmp_path, golden_run):
     assert json.loads((run_dir / "config.json").read_text())["total_steps"] == 3000
     _, meta = checkpoint.load(run_dir)
     assert meta["step"] == 3000 and meta["replay_capacity"] == 3000
+
+
+@pytest.mark.parametrize("arm", ["td3_mjx", "ppo_gymnasium"])
+def test_a_signal_during_the_compilation_stops_at_once(arm, tmp_path):
+    """Both backends, both algorithms: the first chunk compiles in a helper thread (signals.unless_stopped), so SIGTERM
+    sent while it compiles (no compile cache: a real compilation) stops the `camel-jax` process within seconds
+    instead of after the compilation, with the one line, status 75, and no run directory left behind."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "camel_jax.cli", "train", *ARMS[arm], "--no-compile-cache", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    for line in proc.stdout:  # the console's note, printed right before the first chunk
+        if line.startswith("compiling"):
+            break
+    time.sleep(1.0 if "mjx" in arm else 0.3)  # inside the first chunk: tracing or compiling
+    sent = time.time()
+    proc.send_signal(signal.SIGTERM)
+    rest, err = proc.communicate(timeout=600)
+    waited = time.time() - sent
+    assert proc.returncode == signals.EXIT_INTERRUPTED, err[-2000:]
+    assert err.strip().splitlines()[-1] == (
+        "camel-jax train: stopped by SIGTERM before the first training step; nothing was kept (train again)")
+    assert "step " not in rest and not out.exists()  # no log row: the chunk was abandoned, not finished
+    assert waited < 15, f"it waited {waited:.0f}s for the compilation"

@@ -7,6 +7,8 @@ included), with nothing run:
   (camel_jax.algos), which imports none itself;
 - an algorithm's folder imports no other algorithm's folder;
 - the bottom layer (specs, errors, llm, envs, console) imports nothing above it;
+- each method owns its prompts: ULTRA reaches no part of CAMEL's prompt code (camel_jax.priors.prompt), and its
+  templates sit in its own package (camel_jax/ultra/prompts/), none of them in the priors' folder;
 - `if algo == ...` appears nowhere outside camel_jax/algos/ (the registry, and each algorithm checking its own name):
   the registry maps names to code.
 
@@ -144,6 +146,19 @@ def test_the_bottom_layer_imports_nothing_above_it():
             seen = reach(g, m)
             bad += [chain(seen, m, n) for n in sorted(seen) if not n.startswith(BOTTOM)]
     assert not bad, "the bottom layer imports from above:\n" + "\n".join(bad)
+
+
+def test_ultra_owns_its_prompts():
+    g = graph()
+    bad = []
+    for m in sorted(g):
+        if m == "camel_jax.ultra" or m.startswith("camel_jax.ultra."):
+            seen = reach(g, m)
+            bad += [chain(seen, m, n) for n in sorted(seen) if n == "camel_jax.priors.prompt"]
+    assert not bad, "ULTRA reaches CAMEL's prompt code:\n" + "\n".join(bad)
+    ours = sorted(p.name for p in (PACKAGE / "ultra" / "prompts").glob("*.md"))
+    assert ours == ["ultra_identify_v1.md", "ultra_improve_v1.md", "ultra_improve_v2.md"]
+    assert not list((ROOT / "priors" / "prompts").glob("ultra_*")), "ULTRA's prompts are back in priors/prompts/"
 
 
 def test_no_branch_on_the_algorithm_outside_the_registry():

@@ -265,13 +265,13 @@ def _toy_programs(members):
     config = PPOConfig(num_envs=8, num_steps=128, num_minibatches=8, update_epochs=4, learning_rate=1e-3,
                        total_steps=60 * 8 * 128, seeds=tuple(range(members)))
     tr = make_train(config, AutoResetVecEnv(PointGoal(), config.num_envs))
-    return config, tr, jax.jit(jax.vmap(tr.init)), jax.jit(tr.run_chunk, static_argnums=1)
+    return config, tr, jax.jit(jax.vmap(tr.init)), jax.jit(tr.run_chunk, static_argnums=2)
 
 
 def _toy_run(seeds, iterations=2):
     config, tr, init, run = _toy_programs(len(seeds))  # the seeds enter through the keys alone
     keys = jnp.stack([jax.random.PRNGKey(s) for s in seeds])
-    state, rows = run(init(keys, config.member_hypers()), iterations)
+    state, rows = run(init(keys, config.member_hypers()), 0, iterations)
     return state, jax.device_get(rows), tr
 
 
@@ -429,6 +429,14 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
     run_dir = train(config)
     rows = _check_run_dir(run_dir, config, evaluated=False)
     whole = (run_dir / "actor.msgpack").read_bytes()
+    # `eval --step` reads the policy from an MJX checkpoint (a TrainState: learner, envs, observation): the last one
+    # holds the final policy and observation statistics bit for bit
+    from camel_jax.algos.ppo import eval as ppo_eval
+
+    final, last = ppo_eval.load_run(run_dir)[2], ppo_eval.load_run(run_dir, step=384)[2]
+    for a, b in zip(jax.tree.leaves((final.params, final.obs_stats)), jax.tree.leaves((last.params, last.obs_stats)),
+                    strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
@@ -451,6 +459,6 @@ def test_bad_settings_are_one_line_errors_before_a_run_directory(tmp_path):
             train(PPOConfig(**{**TINY, **change}, out=str(out)))
     guide = Guide(act=lambda state, obs: (jnp.zeros((), bool), jnp.zeros(3), jnp.zeros((), bool)),
                   reward=lambda state, obs, taken: jnp.zeros(()))
-    with pytest.raises(ValueError, match="leading seed axis of 2"):
+    with pytest.raises(ValueError, match="leading member axis of 2"):
         train(PPOConfig(**TINY, out=str(out)), guide=guide, guide_state=jnp.zeros(5))
     assert not out.exists()

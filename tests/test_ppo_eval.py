@@ -2,6 +2,7 @@
 statistics, scored on gymnasium's Hopper-v4 and checked against an episode loop written here; no masked columns."""
 
 import json
+import shutil
 
 import jax
 import jax.numpy as jnp
@@ -47,3 +48,25 @@ def test_eval_scores_each_seed_with_its_mean_action(ppo_run, capsys):
     lines = capsys.readouterr().out.splitlines()
     header = next(ln for ln in lines if ln.startswith("member"))
     assert header.split() == ["member", "unmasked", "±", "std"]
+
+
+def test_eval_step_reads_a_checkpoint_and_the_last_one_is_the_final_policy(ppo_run, tmp_path, capsys):
+    d = tmp_path / "run"  # checkpoints at 256 and 384 (the end)
+    shutil.copytree(ppo_run, d, ignore=shutil.ignore_patterns("eval_*.json"))
+    _, _, final = ppo_eval.load_run(d)
+    _, _, last = ppo_eval.load_run(d, step=384)
+    _, _, early = ppo_eval.load_run(d, step=256)
+    for part in ("params", "obs_stats"):  # the policy and the statistics its observations are normalised with
+        for a, b in zip(jax.tree.leaves(getattr(final, part)), jax.tree.leaves(getattr(last, part)), strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    assert any(not np.array_equal(a, b) for a, b in zip(jax.tree.leaves(final.params), jax.tree.leaves(early.params)))
+    assert main(["eval", str(d), "--episodes", "1"]) == 0
+    assert main(["eval", str(d), "--step", "384", "--episodes", "1"]) == 0
+    assert json.loads((d / "eval_step_384.json").read_text())["members"] == \
+        json.loads((d / "eval_final.json").read_text())["members"]
+    assert main(["eval", str(d), "--step", "256", "--episodes", "1"]) == 0
+    assert json.loads((d / "eval_step_256.json").read_text())["step"] == 256
+    capsys.readouterr()
+    assert main(["eval", str(d), "--step", "128"]) == 2
+    assert capsys.readouterr().err.strip() == (f"camel-jax eval: {d} has no checkpoint at env step 128; pass --step "
+                                               "with one of its kept checkpoints: 256, 384")

@@ -89,7 +89,8 @@ def test_committed_results_made_with_the_tuned_prior_read_as_tuned():
 
 def test_a_new_runs_record_wins_and_is_not_read_back_as_a_setting(tmp_path):
     from camel_jax import cli
-    from camel_jax.algos.td3.config import RECORDED, Config
+    from camel_jax.algos.td3.config import Config
+    from camel_jax.core.config import RECORDED
     from camel_jax.priors import kinds
 
     run = tmp_path / "run"

@@ -140,3 +140,39 @@ def test_a_mesh_that_does_not_fit_is_a_one_line_error(settings, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as e:
         make_mesh(config, len(config.members()))
     assert "\n" not in str(e.value)
+
+
+PPO_TINY = ["--algo", "ppo", "--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1", "--num-envs", "2",
+            "--num-steps", "32", "--num-minibatches", "4", "--update-epochs", "2", "--total-steps", "128",
+            "--log-every", "64", "--eval-every", "128", "--eval-episodes", "1", "--hidden", "16,16", "--quiet"]
+
+
+def test_ppo_seeds_sharded_over_two_devices_match_one_device(tmp_path):
+    """PPO runs in the shell's loop (camel_jax/core/driver.py), so `--mesh` places its members over devices as
+    TD3's: two seeds over two CPU devices give each seed's one-device rows (|a - b| <= 1e-5 + 1e-4 |a|: a device
+    computing one seed may sum its matmuls in another order than one computing both)."""
+    import csv
+    import math
+
+    env = {**os.environ, "XLA_FLAGS": os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=2",
+           "JAX_PLATFORMS": "cpu"}
+    rows = {}
+    for name, mesh in (("one", []), ("mesh", ["--mesh", "seeds=2"])):
+        r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "train", *PPO_TINY, *mesh, "--out",
+                            str(tmp_path / name)], cwd=Path(__file__).resolve().parents[1], env=env,
+                           capture_output=True, text=True, timeout=900, check=False)
+        assert r.returncode == 0, r.stderr[-3000:]
+        for csv_name in ("metrics.csv", "eval.csv"):
+            with open(tmp_path / name / csv_name) as f:
+                rows[name, csv_name] = list(csv.DictReader(f))
+    config = json.loads((tmp_path / "mesh" / "config.json").read_text())
+    assert config["mesh"] == "seeds=2" and config["algo"] == "ppo"
+    for csv_name, columns in (("metrics.csv", ("episode_return", "pg_loss", "v_loss", "approx_kl")),
+                              ("eval.csv", ("return_unmasked",))):
+        one, mesh = rows["one", csv_name], rows["mesh", csv_name]
+        assert len(one) == len(mesh) >= 2
+        for a, b in zip(one, mesh):
+            assert (a["step"], a["seed"]) == (b["step"], b["seed"])
+            for c in columns:
+                x, y = float(a[c]), float(b[c])
+                assert abs(x - y) <= 1e-5 + 1e-4 * abs(x) or (math.isnan(x) and math.isnan(y)), (csv_name, c, a, b)

@@ -1,4 +1,5 @@
-"""The tested dependency set: the task XMLs are pinned by sha256 (envs/*.toml), and constraints.txt is what CI installs."""
+"""The tested dependency set: the task XMLs are pinned by sha256 (tasks/*.toml), and constraints.txt is what CI
+installs."""
 
 import dataclasses
 import hashlib
@@ -26,7 +27,7 @@ def test_a_changed_xml_stops_every_backend_with_the_fix(tmp_path):
             make()
     edited = tmp_path / "hopper.xml"
     edited.write_text(specs.load("hopper").xml_path.read_text() + "<!-- edited -->\n")
-    with pytest.raises(SetupError, match="is not the XML"):
+    with pytest.raises(SetupError, match=r"is not the XML.*update xml_sha256 in tasks/hopper\.toml"):
         specs.check_xml(edited, specs.load("hopper").xml_sha256, "hopper")
 
 

@@ -10,8 +10,10 @@ the run shell (the command line, camel_jax.core, the notebook API). The plug-in 
     EVAL_MODES      the evaluation modes it scores ({"unmasked": 0.0, ...}: label -> flag given to the evaluator)
     train(config, **options) -> run_dir          train a new run (or continue one: resume_dir=)
     resume(run_dir, quiet=None, truncate=False)  continue a run from its latest checkpoint
-    load_policy(run_dir, prior=None, command="eval") -> (config, trainer, learner, modes, about)
-                    the final policy of every member of a finished run, for `camel-jax eval`
+    load_policy(run_dir, prior=None, command="eval", step=None) -> (config, trainer, learner, modes, about)
+                    the final policy of every member of a finished run, for `camel-jax eval`; with `step`, the
+                    policy of the run's checkpoint at that env step (`eval --step`; finished or not:
+                    runs.check_checkpoint, checkpoint.load_leading)
 
 The registry imports no algorithm: a plug-in is imported on first use (`get`), so the shell knows only this
 interface. A new algorithm is one folder plus one `register(...)` line below (see docs/contributing.md).

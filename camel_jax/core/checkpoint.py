@@ -15,6 +15,8 @@ fingerprint of the tree's structure.
 - Restore compares the checksum and the structure fingerprint, so a corrupt, truncated or foreign checkpoint is a
   one-line `CheckpointError` naming the directory and the fix. The checksum hashes per-leaf digests computed on the
   devices (integer sums, so they do not depend on the mesh or the process count).
+- `load_leading(run_dir, step, part)` reads the first fields of any kept checkpoint's state, and nothing else (an
+  algorithm's policy for `camel-jax eval --step`, without its replay buffer or envs); `kept_steps` lists them.
 - Sharded state (camel_jax/core/sharding.py): restore takes the target shardings and orbax reads each array straight
   into its shards. Over several processes (jax.distributed) each process hands orbax its own shards (copied on its
   devices instead of to the host) and orbax writes them cooperatively into one checkpoint.
@@ -149,6 +151,55 @@ class Checkpoints:
             return False  # orbax cannot store zero-size arrays; they are restored as empty arrays
         in_buffer = any(getattr(p, "name", None) == "buffer" for p in path)
         return self.buffer or not in_buffer
+
+
+def kept_steps(run_dir: str | Path) -> list[int]:
+    """The env steps of the run's kept checkpoints, oldest first ([] without any). A save still being written is a
+    `<step>.orbax-checkpoint-tmp-*` directory, not listed."""
+    where = directory(run_dir)
+    return sorted(int(p.name) for p in where.iterdir() if p.is_dir() and p.name.isdigit()) if where.is_dir() else []
+
+
+def load_leading(run_dir: str | Path, step: int, part):
+    """(part with arrays, metadata record) of the run's checkpoint at env step `step`, read only as far as `part`: a
+    pytree of `jax.ShapeDtypeStruct` whose leaves are the saved state's first leaves, in order (the fields a state
+    starts with: a learner whose first field is the policy; on MJX the state's first field is the learner). Only
+    those arrays are read (not the replay buffer, not the envs), whole into this process, whatever mesh wrote them.
+    Each must be stored with `part`'s shape and dtype, else a one-line CheckpointError; the checksum covers the
+    whole state, so it is not checked here (damaged files still fail to read)."""
+    import orbax.checkpoint as ocp
+
+    where = directory(run_dir) / str(step)
+    leaves, treedef = jax.tree_util.tree_flatten(part)
+    names = [f"{k:04d}" for k in range(len(leaves))]
+    one = jax.sharding.SingleDeviceSharding(jax.local_devices()[0])
+    handlers = {"state": ocp.PyTreeCheckpointHandler(), "meta": ocp.JsonCheckpointHandler()}
+    try:
+        with _quiet(), ocp.CheckpointManager(directory(run_dir), item_handlers=handlers,
+                                             options=ocp.CheckpointManagerOptions(create=False)) as manager:
+            meta = manager.restore(step, args=ocp.args.Composite(meta=ocp.args.JsonRestore())).meta
+            if not isinstance(meta, dict) or meta.get("format") not in (1, FORMAT):
+                raise ValueError("no valid metadata record")
+            on_disk = manager.item_metadata(step)["state"]
+            wanted = {name: leaf for name, leaf in zip(names, leaves) if int(name) in meta["stored"]}
+            for name, leaf in wanted.items():
+                found = on_disk.get(name)
+                if found is None or (tuple(found.shape), np.dtype(found.dtype)) != (tuple(leaf.shape),
+                                                                                   np.dtype(leaf.dtype)):
+                    raise CheckpointError("does not match this run's policy (written by another camel-jax version "
+                                          "or config)")
+            abstract = {name: jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=one)
+                        for name, leaf in wanted.items()}
+            restore_args = {name: ocp.ArrayRestoreArgs(sharding=one) for name in abstract}
+            arrays = dict(manager.restore(step, args=ocp.args.Composite(state=ocp.args.PyTreeRestore(
+                abstract, restore_args=restore_args, partial_restore=True))).state) if abstract else {}
+    except CheckpointError as e:
+        raise CheckpointError(f"checkpoint {where} {e}") from None
+    except Exception as e:  # noqa: BLE001 - whatever orbax or tensorstore raise on damaged files
+        raise CheckpointError(f"checkpoint {where} is corrupt or incomplete ({_first_line(e)}); pick another "
+                              "--step") from None
+    out = [arrays[name] if name in arrays else jnp.zeros(leaf.shape, leaf.dtype) for name, leaf in zip(names, leaves)]
+    return jax.tree_util.tree_unflatten(treedef, out), meta
 
 
 def load(run_dir: str | Path, step: int | None = None) -> tuple[dict, dict]:

@@ -9,6 +9,8 @@ Layout of RUN_DIR:
   eval.csv         one row per evaluation per seed (unmasked and masked), with the backend it ran on
   actor.msgpack    final actor parameters of every seed (leading axis: seed)
   checkpoints/     the complete training state every `checkpoint_every` env steps, the last K (camel_jax/core/checkpoint.py)
+  eval_final.json  `camel-jax eval RUN_DIR`: every member's final actor scored (camel_jax/final_eval.py)
+  eval_step_S.json `camel-jax eval RUN_DIR --step S`: the same for the policy of the checkpoint at env step S
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from flax import serialization
 
 from camel_jax import algos
-from camel_jax.core import provenance
+from camel_jax.core import checkpoint, provenance
 
 # metrics.csv's columns are each algorithm's (its plug-in's METRIC_FIELDS); eval.csv's are the same for all
 EVAL_FIELDS = ("step", "seed", "return_unmasked", "std_unmasked", "return_masked", "std_masked", "wall_s", "backend")
@@ -197,9 +199,7 @@ def save_actor(run_dir: Path, actor_params) -> None:
 def check_finished(run_dir: Path, cls=None, command: str = "eval"):
     """The run's config (`cls`: its config class; None: its algorithm's); FileNotFoundError / ValueError with one
     line naming the fix if it is not a finished run."""
-    if not run_dir.is_dir():
-        what = "is not a directory" if run_dir.exists() else "does not exist"
-        raise FileNotFoundError(f"{run_dir} {what}; point {command} at a run directory made by camel-jax train")
+    _check_dir(run_dir, command)
     config = read_config(run_dir, command, cls)
     if not (run_dir / "actor.msgpack").is_file():
         last = last_logged_step(run_dir)
@@ -208,6 +208,32 @@ def check_finished(run_dir: Path, cls=None, command: str = "eval"):
                                     "actor.msgpack (it was not kept or not committed), so there is no actor to "
                                     f"evaluate; its CSVs hold its results. To get one, repeat the run: camel-jax train "
                                     f"--config {run_dir}/config.json --out NEW_DIR")
+        kept = checkpoint.kept_steps(run_dir) if command == "eval" else []
+        also = f", or evaluate a kept checkpoint with --step S (S: {', '.join(map(str, kept))})" if kept else ""
         raise FileNotFoundError(f"{run_dir} has no actor.msgpack: the run has not finished writing it ({last} of "
-                                f"{config.total_steps} env steps logged); resume it first (camel-jax resume {run_dir})")
+                                f"{config.total_steps} env steps logged); resume it first (camel-jax resume {run_dir})"
+                                + also)
     return config
+
+
+def check_checkpoint(run_dir: Path, step: int, cls=None, command: str = "eval"):
+    """The run's config, for the policy of its checkpoint at env step `step` (`camel-jax eval --step`; the run need
+    not have finished); FileNotFoundError / ValueError with one line naming the fix when there is no such
+    checkpoint (the line lists the kept ones)."""
+    _check_dir(run_dir, command)
+    config = read_config(run_dir, command, cls)
+    kept = checkpoint.kept_steps(run_dir)
+    if not kept:
+        fix = ("leave out --step to evaluate its final actor" if (run_dir / "actor.msgpack").is_file() else
+               f"nothing to evaluate before it trains again (camel-jax resume {run_dir})")
+        raise FileNotFoundError(f"{run_dir} has no checkpoints; {fix}")
+    if step not in kept:
+        raise ValueError(f"{run_dir} has no checkpoint at env step {step}; pass --step with one of its kept "
+                         f"checkpoints: {', '.join(map(str, kept))}")
+    return config
+
+
+def _check_dir(run_dir: Path, command: str) -> None:
+    if not run_dir.is_dir():
+        what = "is not a directory" if run_dir.exists() else "does not exist"
+        raise FileNotFoundError(f"{run_dir} {what}; point {command} at a run directory made by camel-jax train")

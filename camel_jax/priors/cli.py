@@ -20,7 +20,7 @@ from typing import Annotated, Literal, Union
 import tyro
 
 from camel_jax import llm, render, specs
-from camel_jax.algos.td3.config import TASKS
+from camel_jax.core.config import TASKS
 from camel_jax.errors import PriorError, SetupError
 from camel_jax.priors import importer, loader, prompt, sandbox, select, translate
 from camel_jax.priors.generate import generate
@@ -43,7 +43,7 @@ class Generate(Limits):
     """Ask the LLM (Anthropic API, key in ANTHROPIC_API_KEY) for candidate priors."""
 
     env: TASKS
-    """task name (a spec in envs/, or gym:ID)"""
+    """task name (a spec in tasks/, or gym:ID)"""
     candidates: int = 5
     """number of candidates (one request each)"""
     out: Path | None = None
@@ -67,7 +67,7 @@ class Prompt:
     stderr."""
 
     env: TASKS
-    """task name (a spec in envs/, or gym:ID)"""
+    """task name (a spec in tasks/, or gym:ID)"""
     style: Style = "paper"
     """paper: the paper's NumPy prompt (its Figure 2) plus the no-state rule; paper-verbatim: the paper's wording
     alone; jnp: the jax.numpy prompt of `generate`"""
@@ -83,7 +83,7 @@ class Import(Limits):
     out: Path
     """folder for the candidates (<answer stem>.py) and the report"""
     env: TASKS
-    """task name (a spec in envs/, or gym:ID)"""
+    """task name (a spec in tasks/, or gym:ID)"""
     model: str | None = None
     """the model that wrote the answers; None: the JSON's `model`"""
     style: Style = "paper"
@@ -117,7 +117,7 @@ class Translate(Limits):
     file: Annotated[Path, tyro.conf.Positional, tyro.conf.arg(metavar="FILE")]
     """the NumPy policy file"""
     env: TASKS
-    """task name (a spec in envs/, or gym:ID)"""
+    """task name (a spec in tasks/, or gym:ID)"""
     out: Path | None = None
     """output file; None: <file stem>_jnp.py beside it"""
     no_llm: bool = False
@@ -137,7 +137,7 @@ class Rollouts:
     files: Files
     """prior files (select: or folders of them, every *.py)"""
     env: TASKS
-    """task name (a spec in envs/, or gym:ID)"""
+    """task name (a spec in tasks/, or gym:ID)"""
     episodes: int = 10
     """episodes per candidate"""
     max_steps: int | None = None

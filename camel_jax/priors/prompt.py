@@ -9,7 +9,7 @@ Three styles of policy prompt (`STYLES`):
 - `paper-verbatim` (`paper_numpy_v1.md`): the paper's own wording (its Figure 2): a NumPy-only `policy(obs)`, the five
   suggested steps verbatim (including the Hopper figure's "applying positive torque to thigh joints" example),
   `<env_infos>` with the task's MuJoCo XML and its description, observation/action tables, reward and episode end
-  (the paper took these from gymnasium's documentation; here they come from `envs/<task>.toml`), "Let's think step
+  (the paper took these from gymnasium's documentation; here they come from `tasks/<task>.toml`), "Let's think step
   by step.". Answers are NumPy; `camel-jax priors import` translates them to jnp.
 - `jnp` (`locomotion_v1.md`): the same structure asking for `jax.numpy` directly, with the rules a jittable prior
   must follow; what `camel-jax priors generate` sends by default.

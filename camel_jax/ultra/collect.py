@@ -58,6 +58,9 @@ def collect(run_dir: str | Path, episodes: int, sampled: bool = True, env_seed: 
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
     config, tr, learner = ppo_eval.load_run(run_dir, "ultra collect")
+    if config.grid:  # ULTRA's arms, tables and refinements are per seed
+        raise ValueError(f"{run_dir} is a PPO run with --grid {' '.join(config.grid)}; ULTRA refines a run of seeds "
+                         "only: train the base run without --grid (camel-jax sweep gives one run per setting)")
     seeds = len(config.seeds)
 
     def act(learner, raw_obs, key):

@@ -1,4 +1,4 @@
-"""State interpretation: a trajectory's steps as text built from the task spec (`envs/<task>.toml`), and the windows
+"""State interpretation: a trajectory's steps as text built from the task spec (`tasks/<task>.toml`), and the windows
 of steps that become one prompt each.
 
 A step reads as one sentence per observation dimension (name, value, unit, meaning from the spec's table; angles in

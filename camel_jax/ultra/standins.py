@@ -10,11 +10,11 @@ steps (ties: the earlier step), whatever their size: a window always yields them
 
 Suggestions from a policy (a CAMEL prior from `camel_jax.priors.loader.load_prior`, an expert actor, ...): the
 action is the policy's at the recorded observation, clipped to [-1, 1]; the implicit reward rates that suggested
-action, as the LLM's does (priors/prompts/ultra_improve_v2.md): the stand-in trusts its policy, so it rates every
-suggestion `rating` (default 1, "clearly good"). The refinement pays that rating for the action taken in proportion
-to its closeness to the suggestion (camel_jax/ultra/table.py, `bonus`), so the stand-in's reward pulls the action
-toward the policy's at the matched states; it no longer rates the base policy's action, which paid any action at a
-matched state.
+action, as the LLM's does (camel_jax/ultra/prompts/ultra_improve_v2.md): the stand-in trusts its policy, so it rates
+every suggestion `rating` (default 1, "clearly good"). The refinement pays that rating for the action taken in
+proportion to its closeness to the suggestion (camel_jax/ultra/table.py, `bonus`), so the stand-in's reward pulls
+the action toward the policy's at the matched states; it no longer rates the base policy's action, which paid any
+action at a matched state.
 """
 
 from __future__ import annotations

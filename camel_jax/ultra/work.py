@@ -227,7 +227,8 @@ def _start(work: Work, arm: str, name: str, provider: str, overwrite: bool, stag
         raise SetupError(f"the unfinished {stage} of {work.arm_dir(arm)} was started with --provider "
                          f"{', '.join(sorted(began))}; continue it with that provider, or pass --overwrite")
     asked = {results.about(f).get("prompt", "") for f in files if f.is_file()}
-    if name == "suggestions.json" and asked != {prompt}:
+    # by file name: a stage begun before ULTRA's prompts moved out of priors/prompts/ recorded that folder
+    if name == "suggestions.json" and {Path(a).name for a in asked} != {Path(prompt).name}:
         raise SetupError(f"the unfinished {stage} of {work.arm_dir(arm)} was started with the prompt "
                          f"{', '.join(sorted(asked))}; continue it with the same --improve-prompt, or pass --overwrite")
 
@@ -336,7 +337,7 @@ def improve(work: Work, provider: str, arm: str = "", asking: Asking = Asking(),
         about = {"reward_rates": "suggested", "prompt": ""}
     elif asking.improve_version in queries.IMPROVE_PROMPTS:
         about = {"reward_rates": queries.REWARD_RATES[asking.improve_version],
-                 "prompt": f"priors/prompts/{queries.IMPROVE_PROMPTS[asking.improve_version]}"}
+                 "prompt": queries.display_path(queries.IMPROVE_PROMPTS[asking.improve_version])}
     else:
         raise SetupError(f"unknown --improve-prompt '{asking.improve_version}'; use one of "
                          f"{', '.join(queries.IMPROVE_PROMPTS)}")

@@ -108,7 +108,7 @@ def test_prompts_print_the_v2_texts_per_seed_and_v1_answers_make_no_table(work, 
     _answer_all(w, answers, "improve")
     assert ultra("improve", w, "--provider", "recorded", "--improve-prompt", "v1") == 0
     about = results.about(w / "recorded" / "seed_0" / "suggestions.json")
-    assert (about["reward_rates"], about["prompt"]) == ("taken", "priors/prompts/ultra_improve_v1.md")
+    assert (about["reward_rates"], about["prompt"]) == ("taken", "camel_jax/ultra/prompts/ultra_improve_v1.md")
     assert ultra("table", w) == 2
     assert "rate the action the agent took" in capsys.readouterr().err
     assert not (w / "recorded" / "seed_0" / "table.npz").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,7 +14,6 @@ from priors.priors_testlib import FAKE_KEY, Replay
 
 from camel_jax import llm, specs
 from camel_jax.errors import SetupError
-from camel_jax.priors import prompt
 from camel_jax.ultra import interpret, providers, queries, results, stages, table, trajectory
 
 HOPPER = specs.load("hopper")
@@ -64,8 +64,9 @@ def test_prompts_render_from_versioned_templates_offline(monkeypatch):
     monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
     monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("a prompt touched the network"))
     query = queries.identify_query(HOPPER, WINDOWS[0], max_critical=2)
-    sha = hashlib.sha256(prompt.prompt_file(queries.IDENTIFY_PROMPT).read_bytes()).hexdigest()
-    assert query.name == "identify_ep0_t20-29" and query.template == f"priors/prompts/ultra_identify_v1.md sha256:{sha}"
+    sha = hashlib.sha256(queries.prompt_file(queries.IDENTIFY_PROMPT).read_bytes()).hexdigest()
+    assert query.name == "identify_ep0_t20-29" and query.template == \
+        f"camel_jax/ultra/prompts/ultra_identify_v1.md sha256:{sha}"
     assert queries.identify_query(HOPPER, WINDOWS[0], max_critical=2).text == query.text  # deterministic
     for part in (HOPPER.description, HOPPER.health_text, HOPPER.reward_text, WINDOWS[0].text, "at most 2 critical",
                  "Steps 20 to 29 of episode 0. The episode terminates after the last", '{"critical_steps": [{"step"'):
@@ -73,14 +74,52 @@ def test_prompts_render_from_versioned_templates_offline(monkeypatch):
     improve = queries.improve_query(HOPPER, WINDOWS[0], [results.Critical(25, "b", "s"), results.Critical(22, "a", "s")])
     assert "- step 22: a\n- step 25: b" in improve.text and "in this order: thigh_torque, leg_torque, foot_torque" \
         in improve.text and "one suggestion for each critical step (22, 25)" in improve.text
-    assert improve.template.startswith("priors/prompts/ultra_improve_v2.md sha256:")
+    assert improve.template.startswith("camel_jax/ultra/prompts/ultra_improve_v2.md sha256:")
     assert "$" not in query.text and "$" not in improve.text  # every placeholder filled
     # v2 asks for a rating of the suggested action (what the refinement pays for); v1, kept, rated the action taken
     assert "rating the action you suggest (not the action the agent took)" in improve.text
     old = queries.improve_query(HOPPER, WINDOWS[0], improve.critical, "v1")
-    assert old.template.startswith("priors/prompts/ultra_improve_v1.md sha256:")
+    assert old.template.startswith("camel_jax/ultra/prompts/ultra_improve_v1.md sha256:")
     assert "rating the action the agent took at that step" in old.text and old.text != improve.text
     assert queries.REWARD_RATES == {"v2": "suggested", "v1": "taken"}
+
+
+# The sha256 of each template file's bytes since it was written (when it was priors/prompts/<file>): the answers under
+# bench/results/ultra_hopper/ were given to prompts rendered from these bytes, so a template never changes once used.
+TEMPLATE_SHA256 = {"ultra_identify_v1.md": "eb0d8fb7d44987729879e9058249572be3b9efd69ee615e154a9058cd5663efc",
+                   "ultra_improve_v1.md": "304ea50a5dbbf1b99c377c3e2bb4efe126e49c044ff39264eba3af689b8bf671",
+                   "ultra_improve_v2.md": "32d3b876210970e4ea7c9d13530ec2e6712ded175e933c7950d3675889394b76"}
+
+
+def test_the_templates_keep_their_bytes_and_record_them():
+    assert {queries.IDENTIFY_PROMPT, *queries.IMPROVE_PROMPTS.values()} == set(TEMPLATE_SHA256)
+    for name, sha in TEMPLATE_SHA256.items():
+        assert hashlib.sha256(queries.prompt_file(name).read_bytes()).hexdigest() == sha, name
+    critical = [results.Critical(25, "b", "s")]
+    made = [queries.identify_query(HOPPER, WINDOWS[0]), queries.improve_query(HOPPER, WINDOWS[0], critical, "v1"),
+            queries.improve_query(HOPPER, WINDOWS[0], critical, "v2")]
+    assert [q.template for q in made] == [f"camel_jax/ultra/prompts/{name} sha256:{sha}"
+                                          for name, sha in TEMPLATE_SHA256.items()]
+
+
+def test_an_improvement_begun_before_the_prompts_moved_continues_with_the_same_prompt(tmp_path):
+    """A suggestions file written before ULTRA's prompts left priors/prompts/ records that folder: the same template
+    (by file name) continues it; another --improve-prompt is still refused."""
+    from camel_jax.ultra import work as work_module
+
+    def arm_file(arm, k, name):
+        return tmp_path / arm / f"seed_{k}" / name
+
+    w = SimpleNamespace(seeds=(0, 1), arm_dir=lambda arm: tmp_path / arm, arm_file=arm_file)
+    for k in (0, 1):
+        results.save(arm_file("llm", k, "suggestions.json"), "suggestions", [], provider="recorded", complete=False,
+                     reward_rates="suggested", prompt="priors/prompts/ultra_improve_v2.md")
+    work_module._start(w, "llm", "suggestions.json", "recorded", False, "improvement",
+                       queries.display_path(queries.IMPROVE_PROMPTS["v2"]))
+    with pytest.raises(SetupError, match="was started with the prompt priors/prompts/ultra_improve_v2.md; continue it "
+                                         "with the same --improve-prompt"):
+        work_module._start(w, "llm", "suggestions.json", "recorded", False, "improvement",
+                           queries.display_path(queries.IMPROVE_PROMPTS["v1"]))
 
 
 def test_llm_identifies_and_suggests_retrying_malformed_answers(api_key, tmp_path):

@@ -9,13 +9,13 @@ from pathlib import Path
 
 from camel_jax.algos.ppo import eval as ppo_eval
 from camel_jax.algos.ppo.config import PPOConfig as Config
-from camel_jax.algos.ppo.loop import METRIC_FIELDS, train
+from camel_jax.algos.ppo.loop import EVAL_MODES, METRIC_FIELDS, train
 from camel_jax.algos.ppo.loop import resume as resume_plain
+from camel_jax.algos.ppo.loss import Hyper
 
 NAME = "ppo"
 ABOUT = "PPO (CleanRL's defaults; refined by ULTRA with camel-jax ultra)"
-EVAL_MODES = {"unmasked": 0.0}  # PPO has no mask
-SWEEPABLE: tuple[str, ...] = ()  # no in-program grid yet: every swept value is a program of its own
+SWEEPABLE = tuple(Hyper.__dataclass_fields__)  # the --grid fields that vary inside one compiled program
 __all__ = ["ABOUT", "EVAL_MODES", "METRIC_FIELDS", "NAME", "SWEEPABLE", "Config", "guide_line", "load_policy",
            "resume", "train"]
 
@@ -37,10 +37,11 @@ def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = Fals
     return resume_guided(run_dir, quiet=quiet, truncate=truncate, total_steps=total_steps)
 
 
-def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval"):
+def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval", step: int | None = None):
     """(config, trainer functions, learner with every seed's final policy, eval modes, what the result records) of
-    a finished PPO run: its deterministic mean action on observations normalised with the run's statistics."""
+    a finished PPO run: its deterministic mean action on observations normalised with the run's statistics; with
+    `step`, the policy and statistics of the run's checkpoint at that env step (a finished run or not)."""
     if prior is not None:
         raise ValueError(f"{run_dir} is a PPO run, which has no prior to mask with; evaluate it without prior=")
-    config, tr, learner = ppo_eval.load_run(run_dir, command)
+    config, tr, learner = ppo_eval.load_run(run_dir, command, step)
     return config, tr, learner, dict(EVAL_MODES), {"algo": NAME, "prior": "none"}

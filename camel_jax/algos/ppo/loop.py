@@ -19,22 +19,17 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from flax import serialization
 
 from camel_jax import envs, specs
 from camel_jax.algos.ppo.config import PPOConfig
 from camel_jax.algos.ppo.trainer import Guide, chunk_row, iteration_row, make_train
-from camel_jax.core import evaluate, runs, signals
-from camel_jax.core.checkpoint import Checkpoints
-from camel_jax.core.progress import Progress
-from camel_jax.core.run import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
+from camel_jax.core import driver, runs, signals
 from camel_jax.priors import kinds
 
 # its losses and diagnostics, and ULTRA's guidance counts in place of masking
@@ -42,6 +37,7 @@ METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length",
                  "approx_kl", "clipfrac", "explained_variance", "learning_rate", "override_frac", "bonus_mean",
                  "matched", "nonfinite", "steps_per_s", "wall_s")
 EVAL_FIELDS = runs.EVAL_FIELDS
+EVAL_MODES = {"unmasked": 0.0}  # PPO has no mask: its deterministic mean action only
 
 
 def resume(run_dir: str | Path, quiet: bool | None = None, guide: Guide | None = None, truncate: bool = False,
@@ -76,128 +72,45 @@ def train(config: PPOConfig, resume_dir: Path | None = None, guide: Guide | None
 def _train(config: PPOConfig, stop: signals.StopRequests, resume_dir: Path | None, guide: Guide | None, guide_state,
            guide_name: str, truncate: bool, files: dict[str, str] | None,
            on_log: Callable[[int, dict], None] | None) -> Path:
-    t_start = time.time()
-    backend, why = config.backend_choice()
-    why = "as the run was started, config.json" if resume_dir is not None else why
-    config = dataclasses.replace(config, backend=backend)  # "auto" -> mjx or gymnasium, recorded in config.json
-    config.check()
-    seeds = len(config.seeds)
-    if guide_state is not None and any(np.shape(x)[:1] != (seeds,) for x in jax.tree.leaves(guide_state)):
-        raise ValueError(f"guide_state needs a leading seed axis of {seeds} on every leaf (one table per seed); "
+    members = len(config.members())
+    if guide_state is not None and any(np.shape(x)[:1] != (members,) for x in jax.tree.leaves(guide_state)):
+        raise ValueError(f"guide_state needs a leading member axis of {members} on every leaf (one table per seed); "
                          "stack the per-seed states, e.g. jax.tree.map(lambda *x: jnp.stack(x), *states)")
-    use_compile_cache(config.compile_cache)
-    if resume_dir is None:  # a resume says it once its checkpoint has been read: a corrupt one stays one line
-        announce(config, why)
-    if resume_dir is not None:
-        run_dir = Path(resume_dir)
-    else:
-        task = specs.task_label(config.env, config.backend)
-        if not config.out:
-            config = dataclasses.replace(config, out=str(Path("runs") / (
-                f"{runs.slug(task)}_{config.backend}_ppo_{time.strftime('%Y%m%d-%H%M%S')}")))
+
+    def new_run(config: PPOConfig) -> driver.NewRun:
         source = f"guide: {guide_name or 'unnamed'}" if guide is not None else "none (PPO without guidance)"
-        prior = kinds.Provenance("guide", "ULTRA guide") if guide is not None else \
-            kinds.Provenance("none", "no prior")
-        run_dir = runs.create(config, source, "none", METRIC_FIELDS, EVAL_FIELDS,
-                              record={**prior.record(), "task_label": task})
-        for name, text in (files or {}).items():
-            (run_dir / name).write_text(text)
-    keys = jnp.stack([jax.random.PRNGKey(s) for s in config.seeds])
-    hyper = config.member_hypers()
-    log_iters, eval_iters, ckpt_iters = (config.every(config.log_every), config.every(config.eval_every),
-                                         config.every(config.checkpoint_every))
+        prior = kinds.Provenance("guide", "ULTRA guide") if guide is not None else kinds.Provenance("none", "no prior")
+        return driver.NewRun(source, "none", {**prior.record(), "task_label": specs.task_label(config.env,
+                                                                                              config.backend)},
+                             files=dict(files or {}))
 
-    venv = None
-    if config.backend == "mjx":
-        env = envs.make(config.env, "mjx", config.num_envs)
-        tr = make_train(config, env, guide)
-        init = jax.vmap(tr.init)  # state: TrainState (learner, MJX envs, next observation)
-        chunk = jax.jit(tr.run_chunk, static_argnums=1, donate_argnums=0)
-    else:
-        venv = envs.make(config.env, "gymnasium", seeds * config.num_envs)
-        tr = make_train(config, venv, guide)
-        init = jax.vmap(tr.init_learner)  # state: Learner (the C MuJoCo envs are not checkpointed)
-        gym = _GymSteps(tr, venv, seeds)
-
-    template = jax.eval_shape(init, keys, hyper, guide_state)
-    if not config.quiet:  # on MJX the first compile takes minutes on a CPU: say so before it starts (as TD3 does)
-        cache = jax.config.jax_compilation_cache_dir if config.compile_cache else None
-        print(f"compiling PPO's {'training chunk' if config.backend == 'mjx' else 'update'} (XLA; the first log line "
-              "waits for it; " + (f"cached in {cache} for later runs of these settings)" if cache else
-                                  "no compile cache)"), flush=True)
-    ckpt = Checkpoints(run_dir, config.keep_checkpoints)
-    restored = ckpt.restore(template) if resume_dir is not None else None
-    if restored is None:
-        start = load_policy(config.init_from, template) if config.init_from else None
-        if start is not None and start["reward_stats"] is None:
-            print(f"warning: {config.init_from}/actor.msgpack has no reward statistics (saved by an older "
-                  "camel-jax): the reward normaliser starts afresh; retrain the base run to carry it on",
-                  file=sys.stderr)
-        restored = jax.jit(init)(keys, hyper, guide_state, start), {"iteration": 0, "wall_s": 0.0}
-    state, meta = restored
-    i = meta["iteration"]
-    if resume_dir is not None:
-        announce(config, why)
-        runs.truncate(run_dir, i * config.batch_size, truncate)
-    if venv is not None:
-        state = gym.start(state, gym_env_seeds(config, i))
-        if i > 0:  # resumed: the non-finite counts go on from the checkpoint's, as MJX's restored envs' do
-            venv.count_nonfinite_from(gym_nonfinite(run_dir, i * config.batch_size, seeds, config.num_envs))
-    learner = (lambda: state.learner) if venv is None else (lambda: state)
-
-    run_eval = close_eval = None
-    if config.eval_episodes and venv is None:
-        mjx_eval = evaluate.make_mjx_eval(tr, config.env, config.eval_episodes)
-        eval_keys = jnp.stack([jax.random.PRNGKey(10_000 + s) for s in config.seeds])
-        run_eval = lambda lr, step: jax.device_get(mjx_eval(lr, eval_keys, 0.0))
-    elif config.eval_episodes:
-        gym_eval, close_eval = evaluate.make_gym_eval(tr, config.env, config.eval_episodes, seeds)
-        run_eval = lambda lr, step: gym_eval(lr, 10_000 + step, 0.0)
-    progress = Progress(config, t_start - meta["wall_s"], i * config.batch_size, metric_fields=METRIC_FIELDS,
-                        eval_fields=EVAL_FIELDS, show_matched=guide is not None)
-
-    def close() -> None:
-        ckpt.close()
-        if venv is not None:
-            venv.close()
-        if close_eval is not None:
-            close_eval()
-
-    if stop.requested:  # before this process's first chunk: a new run directory goes, a resumed one stays
-        close()
-        stop.check(run_dir, i * config.batch_size, fresh=resume_dir is None)
-    while i < config.iterations:
-        length = min(log_iters, config.iterations - i, eval_iters - i % eval_iters, ckpt_iters - i % ckpt_iters)
-        if venv is None:
-            state, rows = chunk(state, length)
-            rows = jax.device_get(rows)
+    def build(config: PPOConfig, mesh, ckpt, keys, hyper) -> driver.Program:
+        if config.backend == "mjx":
+            env = envs.make(config.env, "mjx", config.num_envs, config.mjx_impl, members * config.num_envs)
+            tr = make_train(config, env, guide, flat_envs=mesh is None)
+            init, host = jax.vmap(tr.init), None  # state: TrainState (learner, MJX envs, next observation)
         else:
-            per_iteration = []
-            for _ in range(length):
-                state, r = gym.iteration(state, config.num_steps)
-                per_iteration.append(r)
-            rows = jax.tree.map(lambda *x: np.stack(x), *per_iteration)
-        i += length
-        step = i * config.batch_size
-        row = chunk_row(rows)
-        progress.log(run_dir, step, row)
-        if on_log is not None:
-            on_log(step, row)
-        if run_eval is not None and (i % eval_iters == 0 or i == config.iterations):
-            mean, std = run_eval(learner(), step)
-            progress.log_eval(run_dir, step, {"return_unmasked": np.asarray(mean), "std_unmasked": np.asarray(std)})
-        if i % ckpt_iters == 0 or i == config.iterations or stop.requested:
-            ckpt.save(i, step, state, time.time() - progress.t0)
-        if stop.requested and i < config.iterations:
-            close()
-            stop.check(run_dir, step, fresh=resume_dir is None)
+            venv = envs.make(config.env, "gymnasium", members * config.num_envs)
+            tr = make_train(config, venv, guide)
+            init, host = jax.vmap(tr.init_learner), HostSteps(tr, venv, members, config.num_steps)  # state: Learner
+        template = jax.eval_shape(init, keys, hyper, guide_state)
 
-    final = jax.device_get(learner())
-    close()
-    runs.save_actor(run_dir, {"params": final.params, "obs_stats": final.obs_stats,
-                              "reward_stats": final.reward_scaler.stats})
-    progress.done(run_dir)
-    return run_dir
+        def init_args() -> tuple:  # a fresh state: the guide's, and the start of a continued run (init_from)
+            start = load_policy(config.init_from, template) if config.init_from else None
+            if start is not None and start["reward_stats"] is None:
+                print(f"warning: {config.init_from}/actor.msgpack has no reward statistics (saved by an older "
+                      "camel-jax): the reward normaliser starts afresh; retrain the base run to carry it on",
+                      file=sys.stderr)
+            return guide_state, start
+
+        export = lambda learner: {"params": learner.params, "obs_stats": learner.obs_stats,
+                                  "reward_stats": learner.reward_scaler.stats}
+        return driver.Program(trainer=tr, template=template, init=init, init_args=init_args, export=export,
+                              run_chunk=tr.run_chunk, finish_row=chunk_row, host=host,
+                              compiling=f"PPO's {'training chunk' if config.backend == 'mjx' else 'update'}")
+
+    return driver.run(config, build, new_run, stop, metric_fields=METRIC_FIELDS, eval_modes=EVAL_MODES,
+                      resume_dir=resume_dir, truncate=truncate, on_log=on_log, show_matched=guide is not None)
 
 
 def load_policy(run_dir: str | Path, template) -> dict:
@@ -212,13 +125,13 @@ def load_policy(run_dir: str | Path, template) -> dict:
     return {"reward_stats": None, **serialization.from_state_dict(like, saved)}
 
 
-class _GymSteps:
-    """The gymnasium backend's host loop: the C MuJoCo envs, the next action chosen ahead, and the jitted calls
-    (vmapped over seeds): `act` (a rollout's first step), `observe_act` (every other step), `observe` (the last step,
-    so that the next rollout acts with the updated policy) and `update`."""
+class HostSteps:
+    """The gymnasium backend's iterations (camel_jax/core/driver.py), one rollout and its update each: the C MuJoCo
+    envs and the jitted calls (vmapped over members): `act` (a rollout's first step), `observe_act` (every other
+    step), `observe` (the last step, so that the next rollout acts with the updated policy) and `update`."""
 
-    def __init__(self, tr, venv, seeds: int):
-        self.venv, self.seeds = venv, seeds
+    def __init__(self, tr, venv, seeds: int, num_steps: int):
+        self.venv, self.seeds, self.num_steps = venv, seeds, num_steps
         self.see = jax.jit(jax.vmap(tr.see))
         self.act = jax.jit(jax.vmap(tr.act))
         self.observe_act = jax.jit(jax.vmap(tr.observe_act), donate_argnums=0)
@@ -229,16 +142,21 @@ class _GymSteps:
     def per_seed(self, x):
         return x.reshape(self.seeds, -1, *x.shape[1:])
 
-    def start(self, learner, env_seeds: list[int]):
-        """Reset the envs (a new run, or a resumed one: in-flight episodes restart) and normalise the first obs.
-        A resume keeps each env's running discounted return (`reward_scaler.ret`): the cut episodes ended without
-        terminating, and gymnasium's NormalizeReward carries the return over any such end (a truncation, a reset)."""
-        self.env_state = self.venv.reset(env_seeds)
+    def start(self, learner, env_state, iteration: int):
+        """After the envs were reset (a new run, or a resumed one: in-flight episodes restart): normalise the first
+        obs. A resume keeps each env's running discounted return (`reward_scaler.ret`): the cut episodes ended
+        without terminating, and gymnasium's NormalizeReward carries the return over any such end (a truncation, a
+        reset)."""
+        self.env_state = env_state
         learner, self.obs = self.see(learner, self.per_seed(self.env_state.obs))
         return learner
 
-    def iteration(self, learner, num_steps: int):
-        """One rollout and its update; returns (learner, this iteration's row per seed, numpy)."""
+    def row(self, per_iteration: list) -> dict:
+        return chunk_row(jax.tree.map(lambda *x: np.stack(x), *per_iteration))
+
+    def step(self, learner, iteration: int):
+        """One rollout and its update; returns (learner, this iteration's row per member, numpy)."""
+        num_steps = self.num_steps
         learner, tr, action = self.act(learner, self.obs, self.per_seed(self.env_state.obs))
         traj, metrics = [], []
         for t in range(num_steps):

@@ -81,7 +81,9 @@ class PPOTrain(NamedTuple):
     net: ppo.ActorCritic
 
 
-def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
+def make_train(config: PPOConfig, env, guide: Guide | None = None, flat_envs: bool = True) -> PPOTrain:
+    """`flat_envs`: `run_chunk` steps all members' envs as one flat batch (one device); False keeps one env batch per
+    member, vmapped, so that on a device mesh members never exchange data (as TD3's trainer)."""
     n, obs_dim, act_dim = config.num_envs, env.obs_dim, env.act_dim
     net = ppo.ActorCritic(act_dim, config.hidden)
     settings = config.settings()
@@ -165,16 +167,23 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None) -> PPOTrain:
         learner, obs = see(init_learner(k_learn, hyper, guide_state, start), env_state.obs)
         return TrainState(learner, env_state, obs)
 
-    def run_chunk(state: TrainState, length: int):
-        """`length` iterations of every seed; `state` is `init` vmapped over seeds (leading axis)."""
+    def run_chunk(state: TrainState, start, length: int):
+        """`length` iterations of every member; `state` is `init` vmapped over members (leading axis). `start`: the
+        first iteration's index (the run shell's signature; PPO's schedule counts in its optimiser state)."""
+        del start
         seeds = state.obs.shape[0]
         flat = lambda x: x.reshape((seeds * n,) + x.shape[2:])
         split = lambda x: x.reshape((seeds, n) + x.shape[1:])
 
+        def env_step_all(env_state, action):
+            if flat_envs:
+                return jax.tree.map(split, env.step(jax.tree.map(flat, env_state), flat(action)))
+            return jax.vmap(env.step)(env_state, action)
+
         def env_step(carry, _):
             learner, env_state, obs = carry
             learner, tr, action = jax.vmap(act)(learner, obs, env_state.obs)
-            env_state = jax.tree.map(split, env.step(jax.tree.map(flat, env_state), flat(action)))
+            env_state = env_step_all(env_state, action)
             learner, tr, obs, metrics = jax.vmap(observe)(learner, tr, env_state)
             return (learner, env_state, obs), (tr, metrics)
 

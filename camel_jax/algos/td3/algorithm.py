@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from camel_jax import specs
-from camel_jax.algos.td3.actor import load_actor
+from camel_jax.algos.td3.actor import checkpoint_actor, load_actor
 from camel_jax.algos.td3.config import Config
-from camel_jax.algos.td3.loop import METRIC_FIELDS, resume, train
+from camel_jax.algos.td3.loop import EVAL_MODES, METRIC_FIELDS, resume, train
 from camel_jax.algos.td3.trainer import Learner, make_train
 from camel_jax.algos.td3.update import Agent, Hyper
 from camel_jax.core import runs
@@ -20,7 +20,6 @@ from camel_jax.priors.baselines import ResolvedPrior, callable_prior, resolve, s
 
 NAME = "td3"
 ABOUT = "masking-aware TD3 (CAMEL; plain TD3 with --prior none)"
-EVAL_MODES = {"unmasked": 0.0, "masked": 1.0}  # label -> the masked flag the evaluator gives greedy()
 SWEEPABLE = tuple(Hyper.__dataclass_fields__)  # the --grid fields that vary inside one compiled program
 __all__ = ["ABOUT", "EVAL_MODES", "METRIC_FIELDS", "NAME", "SWEEPABLE", "Config", "load_policy", "resume", "train", "with_prior"]
 
@@ -35,11 +34,12 @@ def with_prior(config: Config, prior) -> tuple[Config, ResolvedPrior | None]:
     return dataclasses.replace(config, prior=str(prior)), None
 
 
-def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval"):
+def load_policy(run_dir: str | Path, prior: Callable | None = None, command: str = "eval", step: int | None = None):
     """(config, trainer functions, learner with every member's final actor, eval modes, what the result records)
-    of a finished run, for `camel-jax eval`. Without its prior (a Python callable not given again, an expert run
-    gone) the run is scored unmasked only and `masked_skipped` says why."""
-    config, tr, learner, skipped = final_policy(Path(run_dir), prior)
+    of a finished run, for `camel-jax eval`; with `step`, the actor of the run's checkpoint at that env step (a
+    finished run or not). Without its prior (a Python callable not given again, an expert run gone) the run is
+    scored unmasked only and `masked_skipped` says why."""
+    config, tr, learner, skipped = final_policy(Path(run_dir), prior, step)
     flags, about = dict(EVAL_MODES), {"prior": config.prior}
     if skipped:
         flags, about = {"unmasked": EVAL_MODES["unmasked"]}, {**about, "masked_skipped": skipped}
@@ -74,13 +74,19 @@ def run_prior(run_dir: Path, config: Config) -> ResolvedPrior:
         return resolve(str(path), config.env)
 
 
-def final_policy(run_dir: Path, prior: Callable | None = None) -> tuple[Config, object, Learner, str]:
+def final_policy(run_dir: Path, prior: Callable | None = None,
+                 step: int | None = None) -> tuple[Config, object, Learner, str]:
     """(config, the TD3 trainer's functions, a learner holding the final actor of every member, "" or why the
-    masked scores cannot be computed) of a finished run. `prior`: the callable of a run trained with one (else the
-    run's own prior). Without its prior the trainer has none: its greedy actor is the unmasked one, bit for bit
-    (an unmasked box is [-1, 1] either way)."""
-    config = runs.check_finished(run_dir, Config)
-    _, actor = load_actor(run_dir)
+    masked scores cannot be computed) of a finished run; with `step`, the actors of its checkpoint at that env step
+    instead (a finished run or not). `prior`: the callable of a run trained with one (else the run's own prior).
+    Without its prior the trainer has none: its greedy actor is the unmasked one, bit for bit (an unmasked box is
+    [-1, 1] either way)."""
+    if step is None:
+        config = runs.check_finished(run_dir, Config)
+        _, actor = load_actor(run_dir)
+    else:
+        config = runs.check_checkpoint(run_dir, step, Config)
+        actor = checkpoint_actor(run_dir, config, step)
     skipped = ""
     if prior is not None:
         if not config.prior.startswith(runs.CALLABLE_PRIOR):
