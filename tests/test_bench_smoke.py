@@ -4,6 +4,7 @@ MJX compiles dominate the run: about 2 minutes cold on a shared 2-core CPU. The 
 sets, which the subprocess inherits, brings a repeated run to about 40 s.
 """
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -71,3 +72,58 @@ def test_whole_run_benchmark_runs_end_to_end(tmp_path):
         assert row["command"].startswith("camel-jax train --env hopper --backend gymnasium --prior none")
         assert row["command"].endswith("--hidden=32,32 --batch-size=32 --log-every=100")
     assert "| warm |" in out.with_suffix(".md").read_text()
+
+
+def _whole_run():
+    spec = importlib.util.spec_from_file_location("bench_whole_run", ROOT / "bench" / "whole_run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_whole_run_labels_each_cleanrl_venv_from_its_versions():
+    """A CleanRL interpreter is "the same JAX as ours" when its jax and jaxlib are ours, "CleanRL's pinned set" when
+    it matches bench/reference/venvs/cleanrl.txt, and neither otherwise (here: jax 0.7.1)."""
+    w = _whole_run()
+    pinned = w.pinned_versions()
+    assert pinned["jax"] == "0.4.30" and pinned["gymnasium"] == "0.29.1" and pinned["mujoco"] == "3.1.6"
+    ours = {"jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8", "numpy": "2.4.6"}
+    clean = {k: pinned[k] for k in w.PINNED_KEYS}
+    assert w.jax_label(clean, ours, pinned) == "CleanRL's pinned set"
+    assert w.jax_label({**clean, "jax": "0.10.2", "jaxlib": "0.10.2"}, ours, pinned) == "the same JAX as ours"
+    assert w.jax_label({**clean, "mujoco": "4.0.0"}, ours, pinned).startswith("neither")  # not the pinned set
+    other = w.jax_label({**clean, "jax": "0.7.1", "jaxlib": "0.7.1"}, ours, pinned)
+    assert other.startswith("neither") and "0.10.2" in other and "0.4.30" in other
+    frozen = ROOT / "bench" / "reference" / "venvs" / "cleanrl_jaxnow.txt"  # the committed venv is ours' JAX
+    assert w.jax_label(w.pinned_versions(frozen), ours, pinned) == "the same JAX as ours"
+
+
+def test_whole_run_summary_and_markdown_give_each_cleanrl_variant_its_jax_and_ratios():
+    """Two CleanRL variants from a synthetic run: the ratios (CleanRL's median wall / ours) against each, per pair
+    and of the medians, and each variant's JAX version and set in the markdown."""
+    w = _whole_run()
+    walls = {"cleanrl": [80.0, 70.0, 75.0], "cleanrl_current": [60.0, 66.0, 63.0], "cold": [50.0, 52.0, 48.0],
+             "warm": [40.0, 44.0, 42.0]}
+    runs = {v: [{"wall_s": x, "steady_steps_per_s": 100.0, "command": f"{v} cmd"} for x in ws]
+            for v, ws in walls.items()}
+    pinned = {"jax": "0.4.30", "jaxlib": "0.4.30", "flax": "0.8.5", "numpy": "1.26.4", "gymnasium": "0.29.1",
+              "mujoco": "3.1.6"}
+    now = {**pinned, "jax": "0.10.2", "jaxlib": "0.10.2", "flax": "0.12.8", "numpy": "2.4.6"}
+    cleanrl = {"cleanrl": {"python": "/a/python", "versions": pinned, "set": "CleanRL's pinned set"},
+               "cleanrl_current": {"python": "/b/python", "versions": now, "set": "the same JAX as ours"}}
+    s = w.summarize(runs, cleanrl)
+    assert s["cold"]["speed_vs_cleanrl"] == 1.5 and s["warm"]["speed_vs_cleanrl"] == round(75 / 42, 3)  # 75 / 50
+    assert s["cold"]["speed_vs_cleanrl_current"] == 1.26 and s["warm"]["speed_vs_cleanrl_current"] == 1.5  # 63 / 42
+    assert s["cold"]["per_pair_speed_vs_cleanrl"] == [1.6, round(70 / 52, 3), round(75 / 48, 3)]
+    assert s["warm"]["per_pair_speed_vs_cleanrl_current"] == [1.5, 1.5, 1.5]
+    assert s["cleanrl"]["jax"] == "0.4.30" and s["cleanrl_current"]["jax"] == "0.10.2"
+    assert s["cleanrl_current"]["set"] == "the same JAX as ours"
+    machine = {"cpu_model": "cpu", "cpu_count": 2, "loadavg_start": [1.0, 1.0, 1.0], "versions": now}
+    md = w.render({"summary": s, "machine": machine, "argv": ["bench/whole_run.py"],
+                   "settings": {"env": "hopper", "total_steps": 11000, "learning_starts": 1000}})
+    assert "| cleanrl | CleanRL's pinned set | 0.4.30 | 0.4.30 | 0.8.5 |" in md
+    assert "| cleanrl_current | the same JAX as ours | 0.10.2 | 0.10.2 | 0.12.8 |" in md
+    assert "| cold | cleanrl | jax 0.4.30 (CleanRL's pinned set) | 1.5 | 1.6, 1.346, 1.562 |" in md
+    assert "| warm | cleanrl_current | jax 0.10.2 (the same JAX as ours) | 1.5 | 1.5, 1.5, 1.5 |" in md
+    assert "Against `cleanrl` (CleanRL's pinned set, jax 0.4.30): cold 1.5x, warm 1.786x." in md
+    assert "Against `cleanrl_current` (the same JAX as ours, jax 0.10.2): cold 1.26x, warm 1.5x." in md
