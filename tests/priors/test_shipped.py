@@ -15,6 +15,8 @@ from camel_jax.priors import kinds, loader, parse_header, prompt, validate_file
 
 PRIORS = specs.data_dir("priors")
 SELECTED = sorted(PRIORS.glob("llm/*/selected.py"))
+# gym:ID tasks with a shipped LLM prior (folder gym_ID, `specs.file_stem`): issue #26's generic task
+GYM_SELECTED = {"gym:LunarLanderContinuous-v3"}
 TUNED = sorted((PRIORS / "tuned").glob("*.py"))
 SHIPPED = SELECTED + TUNED
 
@@ -27,7 +29,7 @@ V4 = [t for t in specs.available() if specs.load(t).version == "v4"]
 
 
 def test_every_v4_task_has_an_llm_default():
-    assert {p.parent.name for p in SELECTED} == set(V4) - NO_PRIOR_YET
+    assert {p.parent.name for p in SELECTED} == set(V4) - NO_PRIOR_YET | {specs.file_stem(t) for t in GYM_SELECTED}
     assert {p.stem for p in TUNED} >= {"hopper", "walker2d", "ant"}  # the tuned controllers of the paper's tasks
     assert not list(PRIORS.glob("*.py"))  # nothing at priors/<task>.py: that name meant the tuned one before
     for task in sorted(set(V4) - NO_PRIOR_YET):
@@ -48,12 +50,14 @@ def test_every_task_without_its_own_has_its_v4_prior_or_says_how_to_make_one():
     assert loader.shipped_prior("hopper-v5") == PRIORS / "llm" / "hopper" / "selected.py"  # v5 changes the reward only
     assert loader.shipped_prior("halfcheetah-v5") == PRIORS / "llm" / "halfcheetah" / "selected.py"  # nothing changes
     assert not specs.compatible("ant", "ant-v5")  # v5 observes contact forces too: the v4 prior does not fit
+    for task in GYM_SELECTED:  # a gym:ID task's default: priors/llm/gym_ID/selected.py
+        assert loader.shipped_prior(task) == PRIORS / "llm" / specs.file_stem(task) / "selected.py"
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_header_matches_the_file(path):
     header = parse_header(path.read_text())
-    assert header["task"] in specs.available()
+    assert header["task"] in specs.available() or header["task"] in GYM_SELECTED
     for key in ("model", "date", "validation", "return", "method", "kind", "search"):
         assert header.get(key), f"{path.name}: empty or missing '# {key}:' line"
     assert re.match(r"-?\d+(\.\d+)? \+- \d+(\.\d+)? over \d+ episodes", header["return"]), header["return"]
