@@ -16,6 +16,7 @@ from camel_jax import specs
 from camel_jax.cli import main
 from camel_jax.priors import load_prior, parse_header, prompt
 
+ROOT = Path(__file__).resolve().parents[1]
 PENDULUM = "gym:Pendulum-v1"
 ANSWER = Path(__file__).resolve().parent / "gym_tasks" / "pendulum_answer.md"  # a NumPy answer to the paper prompt
 TINY = ["--total-steps", "300", "--learning-starts", "150", "--log-every", "150", "--eval-every", "300",
@@ -128,6 +129,8 @@ def test_a_box2d_task_runs_where_gymnasium_box2d_is_installed():
     assert "lander" in spec.description.lower()
     code, text, _ = _run("priors", "prompt", "--env", "gym:LunarLanderContinuous-v3")
     assert code == 0 and "| 7 | obs_7 |" in text and "| 1 | action_1 |" in text
+    # the five committed LLM answers (priors/llm/gym_LunarLanderContinuous-v3/) replied to exactly this text
+    assert text == (ROOT / "priors" / "llm" / "gym_LunarLanderContinuous-v3" / "prompt.md").read_text()
     venv = envs.make("gym:LunarLanderContinuous-v3", "gymnasium", 2)  # what training steps: random actions until
     state, ended = venv.reset(0), 0                                     # the landers crash (terminated)
     rng = np.random.default_rng(0)
