@@ -79,6 +79,8 @@ def test_select_ranks_candidates_by_return(imported, tmp_path):
     report = (tmp_path / "gym_Pendulum-v1_selection.md").read_text()
     assert "(rank 1 by return)" in report and "Score: mean episode return" in report
     assert "Pendulum-v1, gymnasium)" in report
+    # a gym:ID task's episodes end by its own rules (a success, too): "ended", not a MuJoCo robot's "falls"
+    assert "| length (mean) | ended |" in report and "- Ended: " in report and "Falls:" not in report
 
 
 def test_td3_and_camel_train_on_it(imported, tmp_path):

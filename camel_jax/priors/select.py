@@ -253,14 +253,18 @@ def report(results: list[Evaluation], env_name: str, backend: str, episodes: int
         (f"- Episodes per candidate: {episodes}, seeds {seed}..{seed + episodes - 1} (the same for every candidate), "
          f"at most {steps} steps each."),
         f"- Score: {SCORE_DOC[rank_by]}.",
-        ("- Forward: x displacement of the root body from reset to the end of the episode (m). "
+        ("- Ended: episodes that terminated before the step limit by the task's own rules, which for a gym:ID task "
+         "can be a success (a lander at rest) as well as a failure; forward is 0 (no MuJoCo root body to track)."
+         if spec.is_gym else
+         "- Forward: x displacement of the root body from reset to the end of the episode (m). "
          "Falls: episodes that terminated (unhealthy) before the step limit."),
     ]
     if videos:
         lines.append(f"- Video: the first episode (seed {seed}), camel_jax/render.py; paths relative to this report.")
     lines += [
         "",
-        "| rank | prior | score | return (mean ± std) | forward m (mean ± std) | length (mean) | falls |"
+        "| rank | prior | score | return (mean ± std) | forward m (mean ± std) | length (mean) | "
+        + ("ended |" if spec.is_gym else "falls |")
         + (" video |" if videos else ""),
         "|---|---|---|---|---|---|---|" + ("---|" if videos else ""),
     ]
