@@ -1,6 +1,7 @@
 """bench/cleanrl_reference.py resumes per seed: a stand-in "python" prints CleanRL-like lines, no CleanRL needed."""
 
 import csv
+import io
 import json
 import signal
 import subprocess
@@ -128,3 +129,45 @@ def test_sigterm_ends_the_cleanrl_process_and_keeps_finished_seeds(tmp_path):
     assert not Path(f"/proc/{child}").exists()  # killed and reaped before the wrapper exited
     assert [s for s, _, _ in _rows(tmp_path)] == [1, 1]
     assert [t["seed"] for t in json.loads((tmp_path / "ref.json").read_text())["runs"]] == [1]
+
+
+def _reference(path: Path, seeds: list[int], command: str, **settings) -> Path:
+    """A reference CSV + JSON as cleanrl_reference.py writes them: two rows per seed."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["step", "episodic_return", "seed", "wall_s"])
+        for s in seeds:
+            w.writerows([[100, 10.0 * s, s, 1.0], [200, 20.0 * s, s, 2.0]])
+    meta = {"algo": "td3", "script": "td3.py", "env_id": "Hopper-v4", "total_timesteps": 200, "learning_starts": 100,
+            "cleanrl_commit": "abc", "versions": {"jax": "0.4.30"}, "command": command,
+            "runs": [{"seed": s, "wall_s": 2.0} for s in seeds], **settings}
+    path.with_suffix(".json").write_text(json.dumps(meta))
+    return path
+
+
+def test_merge_reference_adds_finished_seeds_of_the_same_setting_only(tmp_path):
+    """bench/merge_reference.py: another run's finished seeds join the file (rows, runs, merged_from naming both
+    commands); another setting, a seed held twice or one not finished is one line, exit 1, the files unchanged."""
+    into = _reference(tmp_path / "a.csv", [1, 2], "run A")
+    source = _reference(tmp_path / "b.csv", [3, 4], "run B")
+    other = _reference(tmp_path / "c.csv", [5], "run C", versions={"jax": "0.10.2"})
+
+    def merge(*args):
+        return subprocess.run([sys.executable, str(ROOT / "bench" / "merge_reference.py"), *map(str, args)],
+                              check=False, capture_output=True, text=True)
+
+    before = into.read_text(), into.with_suffix(".json").read_text()
+    for args, needle in [((into, other), "another versions"), ((into, source, "--seeds", 5), "no finished seed [5]"),
+                         ((into, into), "already holds seed [1, 2]")]:
+        proc = merge(*args)
+        assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr
+        assert (into.read_text(), into.with_suffix(".json").read_text()) == before
+    proc = merge(into, source, "--seeds", 4)
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(io.StringIO(into.read_text())))
+    assert sorted({int(r["seed"]) for r in rows}) == [1, 2, 4] and len(rows) == 6
+    meta = json.loads(into.with_suffix(".json").read_text())
+    assert [r["seed"] for r in meta["runs"]] == [1, 2, 4]
+    assert meta["merged_from"] == {"seeds [1, 2]": "run A", "seeds [4]": "run B"}
+    assert merge(into, source, "--seeds", 3).returncode == 0  # a later merge keeps the earlier groups
+    assert json.loads(into.with_suffix(".json").read_text())["merged_from"]["seeds [3]"] == "run B"
