@@ -258,7 +258,7 @@ def render(result: dict) -> str:
                      f"{row['median_steady_steps_per_s']} |")
     cleanrl = [v for v in s if v not in OURS]
     if cleanrl:
-        names = ("jax", "jaxlib", "flax", "optax", "numpy", "gymnasium", "mujoco")
+        names = PINNED_KEYS  # the versions that tell the sets apart
         lines += ["", "CleanRL's unchanged script, in each of its venvs:", "",
                   f"| CleanRL variant | set | {' | '.join(names)} |", "|---|---|" + "---|" * len(names)]
         for c in cleanrl:
