@@ -121,6 +121,10 @@ def _sweep(argv: list[str]) -> int:
     argv = _split_commas(argv)
     try:
         algo, argv = _take(argv, "--algo", algos.DEFAULT)
+        procs, argv = _take(argv, "--procs", "auto")
+        from camel_jax.core import parallel
+
+        procs = parallel.parse_procs(procs)
         plugin = algos.get(algo)
         if "grid" not in {f.name for f in dataclasses.fields(plugin.Config)}:
             raise ValueError(f"--algo {algo} has no --grid setting to sweep yet; sweep with --algo "
@@ -132,11 +136,15 @@ def _sweep(argv: list[str]) -> int:
                       description="Train every combination of --grid NAME=V1,V2 ... (and every seed). Values of "
                                   "the fields the algorithm varies inside one program (TD3: td3.Hyper's delta, "
                                   "mask_fraction, eps0, ...) and the seeds share one compiled program; each value "
-                                  "of any other setting is a run of its own in a subdirectory of --out, run one "
-                                  "after the other.")
+                                  "of any other setting is a run of its own in a subdirectory of --out. --procs "
+                                  "N|auto (default auto): runs side by side in N processes; auto is one per core "
+                                  "on a CPU with the gymnasium backend (where two processes of five seeds beat one "
+                                  "of ten: bench/results/sweep_modes_cpu.md), else 1; with fewer runs than "
+                                  "processes the seeds are split into groups, a run each. camel-jax resume DIR "
+                                  "continues an interrupted sweep.")
     from camel_jax.core import sweep
 
-    return _reported("sweep", lambda: sweep.run(config))
+    return _reported("sweep", lambda: sweep.run(config, procs))
 
 
 def _train(argv: list[str]) -> int:
@@ -254,7 +262,15 @@ def _resume(argv: list[str]) -> int:
                                 "was started with. A finished run is left alone; a run with logged rows after its "
                                 "last checkpoint is left alone unless --truncate.")
     from camel_jax import comparison
+    from camel_jax.core import sweep
 
+    if sweep.is_sweep(args.run_dir) and not (Path(args.run_dir) / "config.json").is_file():
+        if args.total_steps:
+            print("camel-jax resume: --total-steps extends one run, not a sweep; resume one of its run directories "
+                  "with --total-steps", file=sys.stderr)
+            return 2
+        return _reported("resume", lambda: sweep.resume(args.run_dir, quiet=True if args.quiet else None,
+                                                        truncate=args.truncate))
     if comparison.is_comparison(args.run_dir):  # a `camel-jax compare` directory: its unfinished arms, then tables
         if args.total_steps:
             print("camel-jax resume: --total-steps extends one run, not a comparison; resume the comparison as it "
@@ -453,19 +469,36 @@ def _reported(command: str, work) -> int:
 
 
 def _split_commas(argv: list[str]) -> list[str]:
-    """Accept `--seeds 0,1,2`, `--seeds=0,1,2` and `--hidden 256,256` as well as tyro's space-separated form."""
-    out, listy = [], False
+    """Accept `--seeds 0,1,2`, `--seeds=0,1,2`, `--seeds 0-9` (a range, both ends in) and `--hidden 256,256` as
+    well as tyro's space-separated form."""
+    out, flag_of = [], ""
     for a in argv:
         flag, eq, value = a.partition("=")
         if eq and flag in LIST_FLAGS:
-            out += [flag, *[v for v in value.split(",") if v]]
-            listy = False
+            out += [flag, *_items(flag, value)]
+            flag_of = ""
             continue
-        if listy and not a.startswith("-") and "," in a:
-            out += [v for v in a.split(",") if v]
+        if flag_of and not a.startswith("-"):
+            out += _items(flag_of, a)
         else:
             out.append(a)
-        listy = a in LIST_FLAGS
+            flag_of = a if a in LIST_FLAGS else ""
+    return out
+
+
+def _items(flag: str, text: str) -> list[str]:
+    items = [v for v in text.split(",") if v]
+    if flag != "--seeds":
+        return items
+    out = []
+    for v in items:
+        first, dash, last = v.partition("-")
+        if dash and first.isdigit() and last.isdigit():
+            if int(last) < int(first):
+                raise SystemExit(f"camel-jax: --seeds {v}: a range runs upwards, e.g. --seeds 0-9")
+            out += [str(s) for s in range(int(first), int(last) + 1)]
+        else:
+            out.append(v)
     return out
 
 

@@ -48,10 +48,17 @@ def captured(monkeypatch, tmp_path):
     return seen
 
 
-@pytest.mark.parametrize("seeds", [["--seeds=0,1,2"], ["--seeds", "0,1,2"], ["--seeds", "0", "1", "2"]])
+@pytest.mark.parametrize("seeds", [["--seeds=0,1,2"], ["--seeds", "0,1,2"], ["--seeds", "0", "1", "2"],
+                                   ["--seeds", "0-2"], ["--seeds=0,1-2"]])
 def test_every_way_of_writing_seeds(captured, tmp_path, seeds):
     assert _run("train", *seeds, "--out", str(tmp_path / "r"))[0] == 0
     assert Config.from_json(captured[0] / "config.json").seeds == (0, 1, 2)
+
+
+def test_a_downward_seed_range_is_one_line(captured, tmp_path):
+    code, _ = _run("train", "--seeds", "9-0", "--out", str(tmp_path / "r"))  # SystemExit(message): exit 1
+    assert "--seeds 9-0: a range runs upwards" in str(code)
+    assert not captured and not (tmp_path / "r").exists()
 
 
 def test_config_repeats_a_run_with_overrides(captured, tmp_path):

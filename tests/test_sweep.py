@@ -13,7 +13,7 @@ import pytest
 from camel_jax.algos.td3.actor import load_actor
 from camel_jax.algos.td3.config import Config
 from camel_jax.cli import main
-from camel_jax.core.sweep import plan
+from camel_jax.core.sweep import plan, split_seeds
 
 # the plain run's --hidden 32,32 is the sweep's second program (its --grid overrides it)
 TINY = ["--total-steps", "200", "--learning-starts", "100", "--log-every", "100", "--eval-every", "200",
@@ -51,7 +51,7 @@ def test_bad_grid_is_a_value_error(grid, needle):
 def test_sweep_runs_one_program_per_setting_and_members_match_a_plain_run(tmp_path):
     out = tmp_path / "sweep"
     r = camel("sweep", *GYM, "--seeds", "0,1", "--grid", "delta=0.3,0.1", "hidden=16-16,32-32", "--out", str(out),
-              *TINY)
+              "--procs", "1", *TINY)
     assert r.returncode == 0, r.stderr[-2000:]
     assert json.loads((out / "sweep.json").read_text())["runs"] == ["hidden=16-16", "hidden=32-32"]
     with open(out / "hidden=32-32" / "metrics.csv") as f:
@@ -72,6 +72,56 @@ def test_existing_sweep_dir_is_refused(tmp_path):
     (tmp_path / "sweep").mkdir()
     r = camel("sweep", *GYM, "--grid", "delta=0.1", "--out", str(tmp_path / "sweep"), *TINY)
     assert r.returncode == 2 and "--overwrite" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_split_seeds_makes_one_run_per_group_only_when_runs_are_fewer_than_processes():
+    one = Config(seeds=tuple(range(10)), out="/tmp/sw/all")
+    assert [(c.out, c.seeds) for c in split_seeds([one], 2)] == [("/tmp/sw/seeds=0-4", (0, 1, 2, 3, 4)),
+                                                                  ("/tmp/sw/seeds=5-9", (5, 6, 7, 8, 9))]
+    odd = Config(seeds=(3, 5, 6), out="/tmp/sw/hidden=32-32")
+    assert [(c.out, c.seeds) for c in split_seeds([odd], 2)] == [("/tmp/sw/hidden=32-32_seeds=3", (3,)),
+                                                                  ("/tmp/sw/hidden=32-32_seeds=5-6", (5, 6))]
+    two = [one, odd]
+    assert split_seeds(two, 2) == two and split_seeds([one], 1) == [one]
+    assert [c.seeds for c in split_seeds([Config(seeds=(0,), out="/tmp/a")], 2)] == [(0,)]
+
+
+def test_sweep_in_two_processes_trains_what_one_program_trains_and_resumes(tmp_path):
+    """--procs 2 with one setting: two runs of one seed each, trained side by side in child processes; each seed's
+    final actor is the plain two-seed run's member of that seed. A run removed from the sweep (never begun) is
+    trained by camel-jax resume SWEEP; a finished sweep is then nothing to resume."""
+    plain = tmp_path / "plain"
+    r = camel("train", *GYM, "--seeds", "0,1", "--out", str(plain), *TINY)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = tmp_path / "sweep"
+    r = camel("sweep", *GYM, "--seeds", "0,1", "--procs", "2", "--out", str(out), *TINY[:-1])
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    record = json.loads((out / "sweep.json").read_text())
+    assert record["runs"] == ["seeds=0", "seeds=1"] and record["procs"] == 2
+    assert "2 runs, 2 processes side by side" in r.stdout and "train seeds=1: finished" in r.stdout
+    _, whole = load_actor(plain)
+    for k in (0, 1):
+        with open(out / f"seeds={k}" / "metrics.csv") as f:
+            assert {row["seed"] for row in csv.DictReader(f)} == {str(k)}
+        _, part = load_actor(out / f"seeds={k}")
+        for a, b in zip(jax_leaves(part), jax_leaves(whole)):
+            np.testing.assert_allclose(a[0], b[k], rtol=1e-4, atol=1e-5)
+    kept = jax_leaves(load_actor(out / "seeds=1")[1])
+    import shutil
+
+    shutil.rmtree(out / "seeds=1")
+    r = camel("resume", str(out))
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    assert "train seeds=1: started" in r.stdout and "seeds=0" not in r.stdout  # the finished run is kept
+    for a, b in zip(jax_leaves(load_actor(out / "seeds=1")[1]), kept):
+        np.testing.assert_array_equal(a, b)
+    r = camel("resume", str(out))
+    assert r.returncode == 2 and "nothing to resume" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_procs_is_one_line(tmp_path):
+    r = camel("sweep", *GYM, "--procs", "0", "--out", str(tmp_path / "s"), *TINY)
+    assert r.returncode == 2 and "--procs '0'" in r.stderr and not (tmp_path / "s").exists()
 
 
 def jax_leaves(tree):
