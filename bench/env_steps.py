@@ -1,0 +1,137 @@
+#!/usr/bin/env python
+"""Env steps per second of one task on both backends at several env counts: the simulator alone, no agent (issue #26).
+
+For each (backend, num_envs): `camel_jax.envs.make(TASK, backend, num_envs)`, random actions in [-1, 1], the
+auto-resetting `step` of the product. MJX: `--chunk` steps scanned in one jitted call (as the trainer runs them),
+compile time reported apart; gymnasium: the product's C MuJoCo pool stepped from Python. The backends alternate,
+`--reps` timed repetitions each after one untimed warm-up, and the table gives the median and the range of env
+steps/s (num_envs x steps / wall second) with the compile (MJX) or first-call time.
+
+    python bench/env_steps.py --env humanoid --num-envs 1,128 --out bench/results/env_steps_humanoid_cpu.json
+    python bench/env_steps.py --env hopper --num-envs 1,2 --steps 20 --reps 1 --out /tmp/e.json      # smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's camel_jax, installed or not
+
+import jax
+
+from camel_jax import envs
+
+
+def mjx_runner(task: str, num_envs: int, chunk: int):
+    env = envs.make(task, backend="mjx", num_envs=num_envs)
+    size = env.act_dim
+
+    def run(state, key):
+        def body(carry, k):
+            s = carry
+            a = jax.random.uniform(k, (num_envs, size), minval=-1.0, maxval=1.0)
+            return env.step(s, a), ()
+
+        state, _ = jax.lax.scan(body, state, jax.random.split(key, chunk))
+        return state
+
+    run = jax.jit(run)
+    state = env.reset(jax.random.PRNGKey(0))
+    t = time.perf_counter()
+    state = jax.block_until_ready(run(state, jax.random.PRNGKey(1)))
+    first = time.perf_counter() - t
+
+    def timed(steps: int, key):
+        nonlocal state
+        calls = max(1, steps // chunk)
+        t = time.perf_counter()
+        for k in jax.random.split(key, calls):
+            state = run(state, k)
+        jax.block_until_ready(state)
+        return calls * chunk * num_envs / (time.perf_counter() - t)
+
+    return first, timed
+
+
+def gym_runner(task: str, num_envs: int, chunk: int):
+    import numpy as np
+
+    env = envs.make(task, backend="gymnasium", num_envs=num_envs)
+    size = env.act_dim
+    rng = np.random.default_rng(0)
+    t = time.perf_counter()
+    state = env.reset(0)
+    state = env.step(state, rng.uniform(-1, 1, (num_envs, size)))
+    first = time.perf_counter() - t
+
+    def timed(steps: int, key):
+        nonlocal state
+        actions = rng.uniform(-1, 1, (steps, num_envs, size)).astype(np.float32)
+        t = time.perf_counter()
+        for a in actions:
+            state = env.step(state, a)
+        return steps * num_envs / (time.perf_counter() - t)
+
+    return first, timed
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--env", default="humanoid")
+    p.add_argument("--num-envs", default="1,128", help="comma list")
+    p.add_argument("--backends", default="gymnasium,mjx")
+    p.add_argument("--steps", type=int, default=1000, help="steps per env per timed repetition")
+    p.add_argument("--chunk", type=int, default=100, help="MJX steps per jitted call")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    counts = [int(n) for n in args.num_envs.split(",")]
+    backends = args.backends.split(",")
+    make = {"mjx": mjx_runner, "gymnasium": gym_runner}
+    runners, results = {}, []
+    for n in counts:
+        for b in backends:
+            print(f"{b} num_envs={n}: building and compiling", flush=True)
+            first, timed = make[b](args.env, n, min(args.chunk, args.steps))
+            timed(min(args.steps, args.chunk), jax.random.PRNGKey(2))  # untimed warm-up
+            runners[(b, n)] = timed
+            results.append({"backend": b, "num_envs": n, "first_call_s": round(first, 2), "rates": []})
+    for rep in range(args.reps):  # the cases alternate within each repetition
+        for r in results:
+            rate = runners[(r["backend"], r["num_envs"])](args.steps, jax.random.PRNGKey(10 + rep))
+            r["rates"].append(round(rate, 1))
+            print(f"rep {rep + 1}/{args.reps} {r['backend']:9s} num_envs={r['num_envs']:4d} {rate:10.1f} env steps/s",
+                  flush=True)
+    for r in results:
+        r["median"] = statistics.median(r["rates"])
+    record = {"command": "python bench/env_steps.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+              "env": args.env, "steps": args.steps, "chunk": args.chunk, "reps": args.reps,
+              "machine": {"cpu": platform.processor() or platform.machine(), "device": str(jax.devices()[0]),
+                          "cores": os.cpu_count()},
+              "versions": {m: __import__(m).__version__ for m in ("jax", "mujoco", "gymnasium")},
+              "results": results}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=2) + "\n")
+    lines = [f"# Env steps/s of {args.env}, both backends (no agent; random actions)", "",
+             f"Command: `{record['command']}`", "",
+             f"Device: {record['machine']['device']}, {record['machine']['cores']} cores; "
+             + ", ".join(f"{k} {v}" for k, v in record["versions"].items()), "",
+             "| backend | num_envs | env steps/s (median) | per repetition | first call s (MJX: compile) |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {r['backend']} | {r['num_envs']} | {r['median']:,.0f} | {', '.join(f'{x:,.0f}' for x in r['rates'])} "
+              f"| {r['first_call_s']} |" for r in results]
+    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    print(out.with_suffix(".md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
