@@ -13,7 +13,7 @@ from priors_testlib import CORPUS, Replay
 
 from camel_jax import specs
 from camel_jax.errors import PriorError
-from camel_jax.priors import allowlist, answers, convert, translate
+from camel_jax.priors import allowlist, answers, convert, sandbox, translate
 
 HOPPER = specs.load("hopper")
 BRANCHES = CORPUS / "numpy" / "hopper_pd_branches.py"
@@ -234,3 +234,16 @@ def test_llm_translation_that_acts_otherwise_in_float32_is_not_certified(api_key
     assert sly != code
     with pytest.raises(PriorError, match="its float32 run, as in training, differs from its float64 run by more than"):
         translate.translate(LOOP_RETURN.read_text(), HOPPER, client=_reply(sly).client(), samples=2000)
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 5])
+def test_real_humanoid_answers_convert_and_pass_validation(number):
+    """Issue #26: the mechanical rewrite of Humanoid answers 2-5 (refused before: items assigned by unpacking, a
+    constant from the module's own function, a function passed as an argument; answer 4's vmap differing by float32
+    rounding) passes validation in the sandbox child (the answers are untrusted: never run here). The full import,
+    certification included, is tests/priors/test_convert_llm_answers.py's heavy test."""
+    code = answers.extract_code((LLM_ANSWERS / "humanoid" / f"answer_{number}.md").read_text())
+    samples = sandbox.SAMPLES if number == 4 else 200  # answer 4: on the 2000 observations its import checked
+    result = sandbox.validate_source(convert.numpy_to_jnp(code), "humanoid", samples=samples,
+                                     limits=sandbox.Limits(timeout_s=600))
+    assert result.ok, result.reason
