@@ -1,8 +1,6 @@
 """`camel-jax train` on the tasks of issue #26, end to end at a tiny budget: HalfCheetah and Humanoid on both
 backends and Hopper-v5 (gymnasium v5), each CAMEL-masked by `--prior TASK` (the selected LLM prior; Hopper-v5 uses
-Hopper-v4's, which observes and acts alike) where one ships; Humanoid has none (none of its five LLM answers imported:
-priors/llm/humanoid/imported/import_report.md), so it runs plain TD3 (`--prior none`). `gym:Pendulum-v1` is in
-tests/test_gym_tasks.py.
+Hopper-v4's, which observes and acts alike). `gym:Pendulum-v1` is in tests/test_gym_tasks.py.
 
 What would fail if the code were wrong: the run dir names the task, backend and prior it ran; every logged row has
 the task's episode bookkeeping (HalfCheetah never terminates: its random episodes last the 1000-step limit; Humanoid
@@ -51,16 +49,13 @@ def _rows(path) -> list[dict]:
 def test_train_runs_on_the_task_with_its_llm_prior(env, backend, tmp_path):
     out = tmp_path / "run"
     evals = ["--eval-episodes", "1"] if backend == "gymnasium" else ["--eval-episodes", "0"]
-    prior = "none" if env == "humanoid" else env
-    code, err = _run("train", "--env", env, "--backend", backend, "--prior", prior, "--out", str(out), *TINY, *evals)
+    code, err = _run("train", "--env", env, "--backend", backend, "--prior", env, "--out", str(out), *TINY, *evals)
     assert code == 0, err
     config = json.loads((out / "config.json").read_text())
-    kind = "none" if prior == "none" else "llm"
-    assert (config["env"], config["backend"], config["prior"], config["prior_kind"]) == (env, backend, prior, kind)
+    assert (config["env"], config["backend"], config["prior"], config["prior_kind"]) == (env, backend, env, "llm")
     variant = {"halfcheetah": " (MJX contacts)", "humanoid": " (MJX Newton, contacts)"}.get(env, "")
     assert config["task_label"] == env + (variant if backend == "mjx" else "")  # MJX's own physics named as such
-    if prior != "none":
-        assert loader.shipped_prior(env).read_text() in (out / "prior.txt").read_text()
+    assert loader.shipped_prior(env).read_text() in (out / "prior.txt").read_text()
     metrics = _rows(out / "metrics.csv")
     assert [int(m["step"]) for m in metrics] == [100, 200]
     assert np.isfinite(float(metrics[-1]["critic_loss"]))  # it updated after learning_starts

@@ -293,11 +293,11 @@ def test_new_tasks_have_complete_prompts_from_their_specs():
 
 
 def test_prior_by_name_of_a_task_without_one_is_a_one_line_error_saying_how_to_make_one(tmp_path):
-    code, _, err = _cli("train", "--env", "humanoid", "--prior", "humanoid", "--out", str(tmp_path / "run"))
+    code, _, err = _cli("train", "--env", "humanoid-v5", "--prior", "humanoid-v5", "--out", str(tmp_path / "run"))
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1 and not (tmp_path / "run").exists(), err
-    assert "no LLM prior is selected yet for task 'humanoid'" in lines[0]
-    assert "camel-jax priors prompt --env humanoid --style paper" in lines[0] and "--prior FILE" in lines[0]
+    assert "no LLM prior is selected yet for task 'humanoid-v5'" in lines[0]
+    assert "camel-jax priors prompt --env humanoid-v5 --style paper" in lines[0] and "--prior FILE" in lines[0]
 
 
 def test_a_v4_prior_serves_a_v5_task_that_observes_and_acts_alike():

@@ -146,8 +146,11 @@ def exec_policy(source: str) -> Callable:
     seen = {alias: arraylike.namespace(m) if m is jnp else m for alias, m in modules.items()}
     namespace = {"__builtins__": {**safe, "__import__": _loaded_modules_only}, **seen}
     exec(compile(tree, "<prior>", "exec"), namespace)  # noqa: S102 -- checked source, restricted namespace
+    computed = purity.computed_names(tree)
     for name in purity.constant_names(tree):
         if name in namespace:
+            if name in computed:
+                purity.check_data(namespace[name], name)
             namespace[name] = purity.freeze(namespace[name], name)
     return namespace["policy"]
 

@@ -2,12 +2,14 @@
 
 Rules, applied to the syntax tree:
 - `np.f` -> `jnp.f` (when jnp has `f`), `math.f` -> its jnp counterpart; the imports become `import jax.numpy as jnp`;
-- `a[i] = v` -> `a = a.at[i].set(v)` (and `+=`, `-=`, `*=`, `/=` -> `.add/.subtract/.multiply/.divide`); a list
+- `a[i] = v` -> `a = a.at[i].set(v)` (and `+=`, `-=`, `*=`, `/=` -> `.add/.subtract/.multiply/.divide`);
+  `a[i], a[j] = v` -> `v` unpacked into fresh names, then one `.at[...].set` each, in Python's order; a list
   literal whose items are assigned (`a = [0.0] * 3`) -> `jnp.array(...)`; `clip(a_min=, a_max=)` -> `clip(min=, max=)`;
 - indexing with a list literal (`obs[[5, 7, 9]]`, NumPy's fancy indexing) -> `obs[jnp.array([5, 7, 9])]`;
 - `x if c else y` -> `jnp.where(c, x, y)`; `and`/`or`/`not` -> `jnp.logical_and/or/not`; `a < b < c` -> a
   logical_and of the two comparisons; `max(a, b)`/`min(a, b)` -> `jnp.maximum/minimum`; `float(x)` ->
-  `jnp.asarray(x, dtype=float)` (jnp's default float: float32 in training, float64 when certified);
+  `jnp.asarray(x, dtype=float)` (jnp's default float: float32 in training, float64 when certified), `bool(x)` ->
+  `jnp.asarray(x, dtype=bool)`;
 - `if`/`elif`/`else` on values -> both branches computed into fresh names, merged with `jnp.where` (an early
   `return` in one branch takes the rest of the block into the other branch). A name bound in one branch only is
   merged with its value from before the `if`; when it had none, it is left unmerged if nothing after the `if` reads
@@ -18,7 +20,11 @@ Rules, applied to the syntax tree:
 - an `if` (or `x = a if c else b`) that sets names to int constants which the code after it uses in an index
   (`th[st]`, `act[s:s + 3] = ...`) -> the code after it copied into each branch, so every index stays a constant
   (each copy computed, the returned values merged with `jnp.where` as above).
-Branches may only hold assignments, nested such `if`s and a final `return`. Anything else raises PriorError naming
+When an `if` returns on some of its paths only, the code after it is copied onto each path that does not return.
+`xs.append(v)` inside a branch -> `xs = xs + [v]`; tuple targets there may nest (`(a, b), c = xs`).
+A `for` loop inside a branch over a literal tuple or list, or over `range` of int literals, is written out item by
+item (its target assigned, then a copy of its body). Branches may then only hold assignments, nested such `if`s and
+a final `return`. Anything else raises PriorError naming
 the construct, and the caller falls back to the LLM. The result is not trusted: it is validated and certified.
 """
 
@@ -50,6 +56,10 @@ _TREE_LEVELS = 4  # nesting of tuples/lists/dicts that the leafwise selection he
 _TREE_HELPER = '''
 def {name}(c, a, b):
     """jnp.where(c, a, b) leaf by leaf over tuples, lists and dicts of one structure, nested at most {levels} deep."""
+    if not isinstance(a, (tuple, list, dict, jnp.ndarray, int, float, complex)):
+        a = dict(a)  # a module-level dict, frozen read-only; anything else fails here, never silently
+    if not isinstance(b, (tuple, list, dict, jnp.ndarray, int, float, complex)):
+        b = dict(b)
     if isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b):
         return dict(zip(a, map(lambda k: {inner}(c, a[k], b[k]), a)))
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
@@ -74,9 +84,11 @@ def numpy_to_jnp(source: str) -> str:
     for func in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
         func.body = specialize.block(func.body)
     tree = _Expressions(modules).visit(tree)
-    tree = _ItemAssignments().visit(tree)
     taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
         {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    items = _ItemAssignments(taken)
+    tree = items.visit(tree)
+    taken |= items.taken
     branches = _Branches(taken)
     for func in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
         func.body = branches.block(func.body, _parameters(func), [[]])
@@ -174,8 +186,9 @@ class _Expressions(ast.NodeTransformer):
             for arg in args[1:]:
                 result = _jnp("maximum" if name == "max" else "minimum", result, arg)
             return ast.copy_location(result, node)
-        if name == "float" and len(args) == 1:  # jnp's default float: float32, float64 when certified in 64 bits
-            return ast.copy_location(_jnp("asarray", args[0], dtype=ast.Name("float", ast.Load())), node)
+        if name in ("float", "bool") and len(args) == 1:  # float: jnp's default float (float32, float64 when
+            # certified in 64 bits); bool: nonzero is True, as bool() of a NumPy scalar
+            return ast.copy_location(_jnp("asarray", args[0], dtype=ast.Name(name, ast.Load())), node)
         return node
 
 
@@ -183,8 +196,9 @@ class _ItemAssignments(ast.NodeTransformer):
     """In-place array updates and augmented assignments become plain assignments to names; a list literal whose
     items are assigned later in the same function (`act = [0.0] * 3; act[0] = x`) becomes a jnp array."""
 
-    def __init__(self):
+    def __init__(self, taken: set[str]):
         self.updated: set[str] = set()  # names item-assigned in the function being rewritten
+        self.taken = set(taken)  # names in use: the unpacked items of `_unpack` get fresh ones
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         outer = self.updated
@@ -194,10 +208,13 @@ class _ItemAssignments(ast.NodeTransformer):
         self.updated = outer
         return node
 
-    def visit_Assign(self, node: ast.Assign) -> ast.stmt:
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
         target = node.targets[0]
         if len(node.targets) == 1 and isinstance(target, ast.Subscript):
             return ast.copy_location(self._update(target, "set", node.value), node)
+        if len(node.targets) == 1 and isinstance(target, (ast.Tuple, ast.List)) \
+                and any(isinstance(n, ast.Subscript) for n in ast.walk(target)):
+            return self._unpack(node, target)
         if len(node.targets) == 1 and isinstance(target, ast.Name) and target.id in self.updated \
                 and _is_list(node.value):
             node.value = ast.copy_location(_jnp("array", node.value), node.value)
@@ -216,6 +233,28 @@ class _ItemAssignments(ast.NodeTransformer):
         if isinstance(node.target, ast.Subscript) and type(node.op) in _AUG_TO_AT:
             return ast.copy_location(self._update(node.target, _AUG_TO_AT[type(node.op)], node.value), node)
         _fail(node, f"the augmented assignment `{ast.unparse(node)}`")
+
+    def _unpack(self, node: ast.Assign, target: ast.Tuple | ast.List) -> list[ast.stmt]:
+        """`a[i], b, a[j] = value` -> `_item1, _item2, _item3 = value`, then `a = a.at[i].set(_item1)`, `b = _item2`,
+        `a = a.at[j].set(_item3)`: Python's order (the value unpacked first, then the targets bound from left to
+        right, each index computed at its turn), each item update in the functional form."""
+        if any(not isinstance(e, (ast.Name, ast.Subscript)) for e in target.elts):
+            _fail(node, f"the assignment `{ast.unparse(node)}` (unpacking into items converts only for a flat "
+                        "`a[i], b = value`)")
+        fresh = []
+        for _ in target.elts:
+            k = 1
+            while f"_item{k}" in self.taken:
+                k += 1
+            self.taken.add(f"_item{k}")
+            fresh.append(f"_item{k}")
+        out: list[ast.stmt] = [ast.Assign(targets=[ast.Tuple(elts=[ast.Name(n, ast.Store()) for n in fresh],
+                                                             ctx=ast.Store())], value=node.value)]
+        for e, name in zip(target.elts, fresh):
+            item = ast.Name(name, ast.Load())
+            out.append(self._update(e, "set", item) if isinstance(e, ast.Subscript)
+                       else ast.Assign(targets=[ast.Name(e.id, ast.Store())], value=item))
+        return [ast.copy_location(s, node) for s in out]
 
     @staticmethod
     def _update(target: ast.Subscript, method: str, value: ast.expr) -> ast.Assign:
@@ -346,6 +385,7 @@ class _Branches:
     def __init__(self, taken: set[str]):
         self.taken = set(taken)
         self.temporaries: set[str] = set()  # fresh names: branch-local, never merged outward
+        self.copied = 0  # syntax nodes the loops written out by `_unroll` added
 
     def block(self, stmts: list[ast.stmt], bound: set[str], after: list[list[ast.stmt]]) -> list[ast.stmt]:
         """`stmts` without `if`s on values. `bound`: the names bound before them, updated with those they bind on
@@ -359,6 +399,9 @@ class _Branches:
                     orelse, todo = orelse + todo, []
                 elif _returns(orelse) and not _returns(body):
                     body, todo = body + todo, []
+                elif not _returns(body) and any(isinstance(n, ast.Return) for n in ast.walk(s)):
+                    body, orelse, todo = self._tail(s, body, todo), self._tail(s, orelse, todo), []
+                body, orelse = self._unroll(body), self._unroll(orelse)
                 later = [todo + a for a in after]
                 branches = [self.block(b, set(bound), later) for b in (body, orelse)]
                 out += self._merge(s, *branches, bound, later)
@@ -373,6 +416,41 @@ class _Branches:
             else:
                 bound |= _bound_names(s)
                 out.append(s)
+        return out
+
+    def _tail(self, node: ast.If, stmts: list[ast.stmt], tail: list[ast.stmt]) -> list[ast.stmt]:
+        """`stmts` then `tail`, with a copy of `tail` on each path through `stmts` that does not return: where an
+        `if` returns on some paths only (`if c: ...; if d: return x` then more code), every path then returns."""
+        if _returns(stmts):
+            return stmts
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.If) and any(isinstance(n, ast.Return) for n in ast.walk(s)):
+                rest = stmts[i + 1:] + tail
+                s.body, s.orelse = self._tail(node, s.body, rest), self._tail(node, s.orelse, rest)
+                return stmts[:i + 1]
+        self.copied += sum(1 for t in tail for _ in ast.walk(t))
+        if self.copied > _MAX_COPIED_NODES:
+            _fail(node, f"copying the code after this `if` into each of its paths would add more than "
+                        f"{_MAX_COPIED_NODES} syntax nodes")
+        return stmts + [copy.deepcopy(t) for t in tail]
+
+    def _unroll(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """A branch's `for` loops over a literal tuple or list (`for i, leg in ((3, hR), (7, hL)):`) or over
+        `range` of int literals, written out: per item, its target bound by one assignment, then a copy of the body
+        (Python's own order); nested ones too. Any other loop stays, and `_rename` refuses it."""
+        out = []
+        for s in stmts:
+            items = _loop_items(s) if isinstance(s, ast.For) else None
+            if items is None or any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(s)):
+                out.append(s)
+                continue
+            self.copied += len(items) * sum(1 for b in s.body for _ in ast.walk(b))
+            if self.copied > _MAX_COPIED_NODES:
+                _fail(s, f"writing out this loop inside an `if` on values would add more than {_MAX_COPIED_NODES} "
+                         "syntax nodes")
+            for item in items:
+                out.append(ast.copy_location(ast.Assign(targets=[copy.deepcopy(s.target)], value=item), s))
+                out += self._unroll([copy.deepcopy(b) for b in s.body])
         return out
 
     def _merge(self, node: ast.If, body: list[ast.stmt], orelse: list[ast.stmt], bound: set[str],
@@ -407,16 +485,19 @@ class _Branches:
                 if s.value is None:
                     _fail(s, "a bare `return`")
                 return out, current, _Rename(current).visit(s.value)
+            appended = _appended(s)
+            if appended is not None:  # `xs.append(v)` -> `xs = xs + [v]`: a new list under the branch's fresh name
+                name, item = appended
+                s = ast.Assign(targets=[ast.Name(name, ast.Store())],
+                               value=ast.BinOp(ast.Name(name, ast.Load()), ast.Add(), ast.List([item], ast.Load())))
             if isinstance(s, ast.Assign) and len(s.targets) == 1:
                 value = _Rename(current).visit(s.value)
-                targets = s.targets[0].elts if isinstance(s.targets[0], ast.Tuple) else [s.targets[0]]
-                if not all(isinstance(t, ast.Name) for t in targets):
+                target = s.targets[0]
+                if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.expr_context)) for n in ast.walk(target)):
                     _fail(s, f"the assignment `{ast.unparse(s)}` inside an `if` on values")
-                for t in targets:
-                    current[t.id] = self._fresh(f"{t.id}_{tag}")
-                stores = [ast.Name(current[t.id], ast.Store()) for t in targets]
-                target = stores[0] if len(stores) == 1 else ast.Tuple(elts=stores, ctx=ast.Store())
-                out.append(ast.Assign(targets=[target], value=value))
+                for name in _stored_names(target):
+                    current[name] = self._fresh(f"{name}_{tag}")
+                out.append(ast.Assign(targets=[_RenameStores(current).visit(copy.deepcopy(target))], value=value))
             elif not (isinstance(s, ast.Pass) or allowlist.is_docstring(s)):
                 _fail(s, f"`{type(s).__name__}` inside an `if` on values")
         return out, current, None
@@ -428,6 +509,26 @@ class _Branches:
         self.taken.add(f"{base}{k}")
         self.temporaries.add(f"{base}{k}")
         return f"{base}{k}"
+
+
+class _RenameStores(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if isinstance(node.ctx, ast.Store):
+            return ast.copy_location(ast.Name(self.names[node.id], ast.Store()), node)
+        return node
+
+
+def _appended(s: ast.stmt) -> tuple[str, ast.expr] | None:
+    """(name, item) for the statement `name.append(item)`; else None."""
+    call = s.value if isinstance(s, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred):
+        return call.func.value.id, call.args[0]
+    return None
 
 
 class _Rename(ast.NodeTransformer):
@@ -445,6 +546,27 @@ def _is_list(node: ast.expr) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
         return _is_list(node.left) or _is_list(node.right)
     return isinstance(node, ast.List)
+
+
+def _loop_items(loop: ast.For) -> list[ast.expr] | None:
+    """The items a loop's `iter` yields, as expressions, when it is a literal tuple or list without `*` or `range`
+    of int literals; else None."""
+    it = loop.iter
+    if isinstance(it, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in it.elts):
+        return [copy.deepcopy(e) for e in it.elts]
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords \
+            and 1 <= len(it.args) <= 3:
+        bounds = [_int_literal(a) for a in it.args]
+        if None not in bounds and not (len(bounds) == 3 and bounds[2] == 0) and len(range(*bounds)) <= 64:
+            return [ast.Constant(k) for k in range(*bounds)]
+    return None
+
+
+def _int_literal(node: ast.expr) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_literal(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
 
 
 def _returns(stmts: list[ast.stmt]) -> bool:

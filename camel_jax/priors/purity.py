@@ -1,12 +1,15 @@
 """A prior is a pure function of its observation: the module-level rules the allow-list adds on top of its node checks.
 
 - Module level: imports, constants and functions. A constant is a literal, a tuple/list/dict/set of constants,
-  arithmetic on constants, an earlier constant, a module constant (`np.pi`), or a call of a short list of pure
-  NumPy/jnp/math functions on constants (`np.array([...])`, `math.radians(30)`); nothing else runs at import.
+  arithmetic on constants, an earlier constant, a module constant (`np.pi`), a call of a short list of pure
+  NumPy/jnp/math functions on constants (`np.array([...])`, `math.radians(30)`), or a call of one of the module's
+  own functions, defined above it, on constants (`_R = _ry(-0.004)`: its body passes every check below, and the value
+  it returns must be plain data, `check_data`, and is frozen like any constant); nothing else runs at import.
 - Functions: helpers may sit beside `policy` (every body is checked by the same allow-list). Default values must be
   literal constants (a default is computed once and shared by every call), annotations may not call anything,
-  a function defined with `def` may only be called (never stored, passed or returned), and no function may call
-  itself, directly or through others.
+  a function defined with `def` may only be called or passed straight as an argument of a call (`_state(o, to_h)`;
+  never stored or returned), and no function may call itself, directly or through others (a function passed to a
+  call counts as called by the caller and by the callee, when the callee is one of the module's functions).
 - No state between calls: no function may mutate a module-level name (mutating methods such as `.append`, item
   assignment, augmented assignment, `out=`, NumPy's in-place functions), so a prior cannot act differently on its
   thousandth call (or trace) than on its first. `freeze` makes the module's constants immutable once it has run,
@@ -28,6 +31,7 @@ import math
 import types
 import warnings
 
+import jax
 import numpy as np
 
 from camel_jax.errors import PriorError, fail_at
@@ -77,9 +81,10 @@ def check_module(tree: ast.Module, modules: dict[str, object]) -> None:
     """Raise PriorError at the first breach of the rules above; `modules` are the module's import aliases."""
     module = _Scope.build(tree, None)
     constants = _check_module_names(tree)
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            _Constant(modules, constants).check(node.value)
+            _Constant(modules, constants, functions).check(node.value)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.Lambda)):
             _check_defaults(node)
@@ -141,6 +146,37 @@ def freeze(value: object, name: str = "") -> object:
         value = value.copy()  # owns its memory: a view's base, still writable, stays out of reach
         value.setflags(write=False)
     return value
+
+
+def computed_names(tree: ast.Module) -> set[str]:
+    """The module-level names whose value calls one of the module's own functions (`_R = _ry(-0.004)`): code that
+    ran at import, whose result `check_data` must find to be plain data."""
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return {n.id for node in tree.body if getattr(node, "value", None) is not None
+            and any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in functions
+                    for c in ast.walk(node.value))
+            for t in _targets(node) for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def check_data(value: object, name: str, depth: int = 0) -> None:
+    """Raise PriorError unless `value` is plain data: numbers, strings, None, NumPy or jax arrays and scalars, and
+    tuples, lists, dicts and sets of them. A module-level value computed by the module's own function must be: a
+    function, lambda, generator or iterator it returned would carry state between calls that freezing cannot reach
+    (a closure over a list it appends to)."""
+    if depth > 32:
+        raise PriorError(f"the module-level `{name}` is nested more than 32 levels deep; keep constants flat")
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            check_data(v, name, depth + 1)
+    elif isinstance(value, (dict, types.MappingProxyType)):
+        for k, v in value.items():
+            check_data(k, name, depth + 1)
+            check_data(v, name, depth + 1)
+    elif not isinstance(value, (bool, int, float, complex, str, bytes, type(None), np.ndarray, np.generic,
+                                jax.Array)):
+        raise PriorError(f"the module-level `{name}` is computed by one of the module's functions and holds a "
+                         f"{type(value).__name__}: such a value must be data (numbers, arrays, tuples, lists or dicts "
+                         f"of them); a function or iterator made at import could keep state between calls ({_PURE})")
 
 
 def constant_names(tree: ast.Module) -> list[str]:
@@ -235,9 +271,11 @@ def _check_module_names(tree: ast.Module) -> set[str]:
 class _Constant:
     """Checks that a module-level value is a constant expression (see the module docstring)."""
 
-    def __init__(self, modules: dict[str, object], constants: set[str]):
+    def __init__(self, modules: dict[str, object], constants: set[str],
+                 functions: dict[str, ast.FunctionDef] | None = None):
         self.modules = modules
         self.constants = constants
+        self.functions = functions or {}  # the module's own functions, by name
 
     def check(self, node: ast.expr) -> None:
         why = self._why_not(node)
@@ -276,7 +314,11 @@ class _Constant:
 
     def _call(self, node: ast.Call) -> str:
         f = node.func
-        if isinstance(f, ast.Name):
+        if isinstance(f, ast.Name) and f.id in self.functions:
+            if self.functions[f.id].lineno > node.lineno:
+                return f"it calls `{f.id}` before its `def` (line {self.functions[f.id].lineno}); define it first"
+            allowed = True  # the module's own function: its body is checked like any other, the value frozen
+        elif isinstance(f, ast.Name):
             allowed = f.id in PURE_BUILTINS
         elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules:
             allowed = f.attr in (MATH_FUNCTIONS if self.modules[f.value.id] is math else ARRAY_FUNCTIONS)
@@ -286,7 +328,8 @@ class _Constant:
             allowed = False
         if not allowed:
             return (f"it calls `{_short(f)}` (only NumPy/jnp array constructors and elementwise functions, math "
-                    f"functions and {', '.join(sorted(PURE_BUILTINS))} may be called at module level)")
+                    f"functions, {', '.join(sorted(PURE_BUILTINS))} and the module's own functions may be called at "
+                    "module level)")
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return "`*` or `**` arguments"
         return self._first([*node.args, *(k.value for k in node.keywords if not _builtin_dtype(k))])
@@ -330,6 +373,7 @@ class _Uses(ast.NodeVisitor):
         self.function: ast.FunctionDef | None = None  # the innermost `def` being walked
         self.calls: dict[ast.FunctionDef, set[ast.FunctionDef]] = {}
         self.callees: set[int] = set()  # ids of Name nodes in call position
+        self.passed: set[int] = set()  # ids of Name nodes passed straight as arguments of a call
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self._enter(node, [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults], node.body)
@@ -354,6 +398,13 @@ class _Uses(ast.NodeVisitor):
         f = node.func
         if isinstance(f, ast.Name):
             self.callees.add(id(f))
+        callee = self.scope.resolve(f.id) if isinstance(f, ast.Name) else ("free", None, None)
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            kind, _, target = self.scope.resolve(arg.id) if isinstance(arg, ast.Name) else ("free", None, None)
+            if kind == "def":  # a function passed to a call: the callee may call it (the caller too, see visit_Name)
+                self.passed.add(id(arg))
+                if callee[0] == "def":
+                    self.calls.setdefault(callee[2], set()).add(target)
         if isinstance(f, ast.Attribute) and f.attr in MUTATING_METHODS:
             self._no_global(f.value, node, f"`.{f.attr}(...)` changes it in place")
         for k in node.keywords:
@@ -369,8 +420,9 @@ class _Uses(ast.NodeVisitor):
         kind, _, target = self.scope.resolve(node.id)
         if kind != "def":
             return
-        if id(node) not in self.callees:
-            fail_at(node, f"function `{node.id}` may only be called (`{node.id}(...)`), not used as a value")
+        if id(node) not in self.callees and id(node) not in self.passed:
+            fail_at(node, f"function `{node.id}` may only be called (`{node.id}(...)`) or passed as an argument of a "
+                          "call, not stored or returned")
         if self.function is not None:
             self.calls[self.function].add(target)
 

@@ -3,7 +3,8 @@
 The child is a fresh `python -I` in an empty temporary folder with a minimal environment (no API keys), restricted
 builtins (see `allowlist`), a wall-clock timeout, and memory, CPU-time and zero file-size limits (see `_child`). It
 checks on real rollout observations that `policy` traces to shape (act_dim,), compiles under `jax.jit`, returns
-finite actions within [-1, 1], and that `jax.vmap(policy)` agrees with single calls (in float32, as in training).
+finite actions within [-1, 1], and that `jax.vmap(policy)` agrees with single calls (in float32, as in training,
+within 1e-5, or else within float32 rounding while agreeing in float64: `_child._vmap_rounding`).
 For certifying a translation it also runs a NumPy answer (`run_numpy_policy`, in float64, optionally in its own
 episodes) and a jnp prior in float64 and float32 (`run_jnp_certify`).
 """

@@ -37,3 +37,26 @@ def test_real_numpy_answers_import_valid_by_the_mechanical_rewrite(env, numbers,
         recorded = parse_header((LLM_ANSWERS / env / ("imported" if style == "paper-verbatim" else "imported_v2")
                                  / f"answer_{n}.py").read_text())["prompt"]
         assert parse_header((tmp_path / f"answer_{n}.py").read_text())["prompt"] == recorded  # the prompt replied to
+
+
+@pytest.mark.heavy
+def test_real_humanoid_answers_import_valid_after_issue_26(tmp_path, monkeypatch):
+    """Humanoid answers 2-5, refused before issue #26's fixes (items assigned by unpacking, a constant from the
+    module's own function, vmap differing from single calls by float32 rounding, a function passed as an argument):
+    imported valid with no API key and no network, certified, and validated again on loading; answer 6 still refused
+    for its loop over a function argument."""
+    monkeypatch.delenv(llm.API_KEY_ENV, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("import touched the network"))
+    answers = [str(LLM_ANSWERS / "humanoid" / f"answer_{n}.md") for n in (2, 3, 4, 5, 6)]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["import", *answers, "--env", "humanoid", "--out", str(tmp_path), "--model", "test",
+                     "--timeout", "600"])
+    lines = out.getvalue().splitlines()
+    assert code == 0 and lines[:4] == [f"VALID {tmp_path}/answer_{n}.py" for n in (2, 3, 4, 5)], out.getvalue()
+    assert lines[4].startswith("INVALID") and "loops must run over" in lines[4]
+    assert "twice its float32 rounding error" in parse_header((tmp_path / "answer_4.py").read_text())["validation"]
+    for n in (2, 3, 4, 5):
+        assert "NumPy answer translated to jnp mechanically" in parse_header((tmp_path / f"answer_{n}.py").read_text())[
+            "method"]
+        load_prior(tmp_path / f"answer_{n}.py", "humanoid")

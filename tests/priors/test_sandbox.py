@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jax
 import numpy as np
 import pytest
 from priors_testlib import CORPUS, corpus, expected_reason, task_of
 
 from camel_jax.errors import PriorError
-from camel_jax.priors import allowlist, purity, sandbox
+from camel_jax.priors import _child, allowlist, purity, sandbox
 from camel_jax.priors.cli import main
 
 BAD = corpus("bad")
@@ -106,6 +107,19 @@ def test_child_gets_no_api_key(monkeypatch):
      "'.setflags' is not allowed"),
     ("import numpy as np\nA = np.zeros(3)\ndef policy(obs):\n    b = A\n    b.flags['WRITEABLE'] = True\n    return obs\n",
      "'.flags' is not allowed"),
+    # issue #26: module-level values from the module's own functions, functions passed as arguments
+    ("K = h(1.0)\ndef h(x):\n    return x\ndef policy(obs):\n    return obs\n", "it calls `h` before its `def` (line 2)"),
+    ("def h(x):\n    return x\nK = h(obs)\ndef policy(obs):\n    return obs\n", "`obs` is not a module-level constant"),
+    ("def h(x):\n    return x\ndef k(f):\n    return 1.0\nK = k(h)\ndef policy(obs):\n    return obs\n",
+     "`h` is not a module-level constant"),
+    ("def h(x):\n    return x\ndef policy(obs):\n    return h\n", "may only be called (`h(...)`) or passed"),
+    ("def h(x):\n    return x\ndef policy(obs):\n    g = h\n    return g(obs)\n", "not stored or returned"),
+    ("def h(x):\n    return x\ndef policy(obs):\n    return (h,)[0](obs)\n", "not stored or returned"),
+    ("def h(f, x):\n    return f(f, x)\ndef policy(obs):\n    return h(h, obs)\n", "recursion is not allowed (h -> h)"),
+    (("def a(g, x):\n    return g(x)\ndef b(x):\n    return a(b, x)\ndef policy(obs):\n    return b(obs)\n"),
+     "recursion is not allowed"),
+    (("def a(g, x):\n    return g(x)\ndef b(x):\n    return a(c, x)\ndef c(x):\n    return b(x)\n"
+      "def policy(obs):\n    return b(obs)\n"), "recursion is not allowed"),
     ("def policy(obs):\n    zip = 1\n    return obs\n", "'zip' is a builtin that bounds loops"),
     ("def policy(obs, range=3):\n    return obs\n", "exactly one argument"),
     ("KP = (1.0, 2.0)\ndef policy(obs):\n    KP = obs\n    return [k for k in KP]\n", "loops must run over"),
@@ -230,3 +244,88 @@ def test_issue_16_stateful_prior_is_refused(capsys):
     path = CORPUS / "bad" / "state_list_append.py"
     assert main(["validate", str(path), "--env", "hopper"]) == 1
     assert "`CALLS.append(1)` mutates the module-level `CALLS`" in capsys.readouterr().out
+
+
+# issue #26 (Humanoid answers 3 and 5): what the static rules now accept, run as the sandbox child runs it.
+HELPERS = """import numpy as np
+
+
+def _ry(a):
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+_R = _ry(-0.004)
+_TABLE = {"k": (_ry(0.1)[0, 0], 2.0)}
+
+
+def _heading(o, to_h):
+    return to_h(o[:2])
+
+
+def policy(obs):
+    cy, sy = np.cos(obs[2]), np.sin(obs[2])
+
+    def to_h(v):
+        return v[0] * cy + v[1] * sy, -v[0] * sy + v[1] * cy
+
+    f, l = _heading(obs, to_h)
+    return np.clip(_R @ np.array([f, l, obs[3] * _TABLE["k"][0]]), -1.0, 1.0)
+"""
+
+
+def test_module_level_helper_values_and_functions_as_arguments_run_and_stay_frozen():
+    allowlist.check(HELPERS)
+    policy = allowlist.exec_policy(HELPERS)
+    obs = np.array([0.3, -0.2, 0.5, 0.7, 0.0])
+    c, s = np.cos(obs[2]), np.sin(obs[2])
+    r = np.array([[np.cos(-0.004), 0.0, np.sin(-0.004)], [0.0, 1.0, 0.0], [-np.sin(-0.004), 0.0, np.cos(-0.004)]])
+    expected = np.clip(r @ [0.3 * c - 0.2 * s, -0.3 * s - 0.2 * c, 0.7 * np.cos(0.1)], -1, 1)
+    np.testing.assert_allclose(policy(obs), expected, rtol=1e-12)
+    constant = policy.__globals__["_R"]
+    assert not constant.flags.writeable  # frozen like any constant
+    with pytest.raises(TypeError):
+        policy.__globals__["_TABLE"]["k"] = 0.0
+
+
+@pytest.mark.parametrize("made, kind", [
+    ("    calls = []\n    return lambda: calls.append(1) or len(calls)\n", "holds a function"),
+    ("    return (x for x in range(3))\n", "holds a generator"),
+    ("    return [1.0, {'f': lambda: 1}]\n", "holds a function"),
+    ("    return zip((1,), (2,))\n", "holds a zip"),
+])
+def test_module_level_value_from_a_helper_must_be_plain_data(made, kind):
+    source = f"def _make():\n{made}\n\nK = _make()\n\n\ndef policy(obs):\n    return obs\n"
+    allowlist.check(source)  # statically fine: the value is checked once the module has run
+    with pytest.raises(PriorError, match=kind):
+        allowlist.exec_policy(source)
+
+
+# issue #26 (Humanoid answer 4): jax.vmap(policy) and single calls are two XLA programs that round differently in
+# float32. A difference above 1e-5 passes only when both agree in float64 and it stays within twice the policy's own
+# float32 rounding error. This policy differences nearly equal numbers (as answer 4's finite differences over
+# dt = 0.02 do): its float32 rounding error is about 1e-5, by construction.
+ROUNDING = ("import jax.numpy as jnp\n\ndef policy(obs):\n    x = obs[:3]\n"
+            "    return jnp.clip(50.0 * (jnp.sin(x + 0.02) - jnp.sin(x)) - 1.5 * jnp.cos(x), -1.0, 1.0)\n")
+
+
+def _single_calls(source: str, obs: np.ndarray, x64: bool) -> np.ndarray:
+    with jax.enable_x64(x64):
+        policy = jax.jit(allowlist.exec_policy(source))
+        dtype = np.float64 if x64 else np.float32
+        return np.stack([np.asarray(policy(o.astype(dtype)), np.float64) for o in obs])
+
+
+def test_vmap_difference_passes_only_within_float32_rounding_and_with_float64_agreement(monkeypatch):
+    obs = np.random.default_rng(3).uniform(-1, 1, (200, 11)).astype(np.float32)
+    single = _single_calls(ROUNDING, obs, x64=False)
+    rounding = float(np.abs(single - _single_calls(ROUNDING, obs, x64=True)).max())
+    assert 2e-6 < rounding < 1e-3  # float32 rounding of the policy, not a switch flipped
+    phrase = _child._vmap_rounding(ROUNDING, obs, single, 1.5 * rounding)
+    assert phrase.startswith(f"vmaps (batched and single calls agree within {1.5 * rounding:.1e} in float32")
+    with pytest.raises(_child.Reject, match="more than twice its float32 rounding error"):
+        _child._vmap_rounding(ROUNDING, obs, single, 2.5 * rounding)
+    vmap = jax.vmap  # a batched program that computes something else: caught in float64, where rounding is ~1e-16
+    monkeypatch.setattr(_child.jax, "vmap", lambda f: (lambda x: vmap(f)(x) + 1e-4 * (x.dtype == np.float64)))
+    with pytest.raises(_child.Reject, match=r"in float64, where rounding cannot explain it"):
+        _child._vmap_rounding(ROUNDING, obs, single, 1.5 * rounding)

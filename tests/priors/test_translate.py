@@ -13,7 +13,7 @@ from priors_testlib import CORPUS, Replay
 
 from camel_jax import specs
 from camel_jax.errors import PriorError
-from camel_jax.priors import allowlist, answers, convert, translate
+from camel_jax.priors import allowlist, answers, convert, sandbox, translate
 
 HOPPER = specs.load("hopper")
 BRANCHES = CORPUS / "numpy" / "hopper_pd_branches.py"
@@ -94,6 +94,25 @@ LLM_CONSTRUCTS = {
         "def policy(obs):\n    quat = obs[0:4]\n    n = np.linalg.norm(quat)\n"
         "    w, x, y, z = (quat / n) if n > 3.0 else (1.0, 0.0, 0.0, 0.0)\n"
         "    return np.clip(np.array([w - x, y * z, x]), -1, 1)\n"),
+    "items assigned by unpacking a tuple (humanoid answer_2)": (
+        "def policy(obs):\n    x, y = obs[0], obs[1]\n    u_r = (x, -y, x * y) if y > 0 else (y, x, 0.5)\n"
+        "    u = np.zeros(6)\n    u[0], u[2], u[4] = u_r\n    i = 1\n    i, u[i], k = 3, x - y, 5\n"
+        "    u[k] = 0.25\n    _item1 = y\n    u[1] += _item1\n    return np.clip(u[:3] + u[3:], -1, 1)\n"),
+    "a module-level constant from the module's own function (humanoid answer_3)": (
+        "def _ry(a):\n    c, s = np.cos(a), np.sin(a)\n"
+        "    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])\n\n_R = _ry(-0.4)\n\n"
+        "def policy(obs):\n    return np.clip(_R @ _ry(obs[0]) @ obs[1:4], -1, 1)\n"),
+    "a loop over a literal tuple inside an `if` on values, bool() of a value (humanoid answer_3)": (
+        "def policy(obs):\n    act = np.zeros(6)\n    single = bool(obs[0] > obs[1])\n    if obs[2] < 0:\n"
+        "        for i, g, left in ((0, obs[3], False), (3, obs[4], True)):\n"
+        "            act[i:i + 3] = g * (-1.0 if left else 1.0)\n            for k in range(2):\n"
+        "                act[i + k] += 0.1 * k\n        return np.clip(act[:3] - act[3:], -1, 1)\n"
+        "    act[0] = 0.5 if single else -0.5\n    return np.clip(act[:3] + obs[5], -1, 1)\n"),
+    "a function passed as an argument (humanoid answer_5)": (
+        "def _heading(o, to_h):\n    f, l = to_h(o[:2])\n    return f - l, to_h(o[2:4])\n\n"
+        "def policy(obs):\n    cy, sy = np.cos(obs[4]), np.sin(obs[4])\n\n    def to_h(v):\n"
+        "        return v[0] * cy + v[1] * sy, -v[0] * sy + v[1] * cy\n\n    d, (a, b) = _heading(obs, to_h)\n"
+        "    return np.clip(np.array([d, a, b if d > 0 else -b]), -1, 1)\n"),
 }
 
 
@@ -123,7 +142,9 @@ def test_selection_between_different_structures_fails_instead_of_truncating():
     ("    for i in range(3):\n        if obs[i] > 0:\n            return obs[:3]\n    return obs[:3]\n",
      "`return` inside a `for`"),
     ("    a = obs[:3]\n    a[0][0] = 1\n    return a\n", "only `name[index] = value`"),
-    ("    if obs[0] > 0:\n        for i in range(2):\n            pass\n    return obs[:3]\n", "`For` inside an `if`"),
+    ("    a = obs[:3]\n    a[0][0], b = 1, 2\n    return a\n", "only `name[index] = value`"),
+    ("    a = obs[:3]\n    (a[0], b), c = (1, 2), 3\n    return a\n", "unpacking into items converts only"),
+    ("    if obs[0] > 0:\n        for i in range(2):\n            break\n    return obs[:3]\n", "`For` inside an `if`"),
     ("    return np.clip(obs[:3], -1, 1, out=obs[:3])\n", "in-place `out=`"),
     ("    return np.busday_count(obs)\n", "has no jax.numpy counterpart"),
 ])
@@ -213,3 +234,16 @@ def test_llm_translation_that_acts_otherwise_in_float32_is_not_certified(api_key
     assert sly != code
     with pytest.raises(PriorError, match="its float32 run, as in training, differs from its float64 run by more than"):
         translate.translate(LOOP_RETURN.read_text(), HOPPER, client=_reply(sly).client(), samples=2000)
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 5])
+def test_real_humanoid_answers_convert_and_pass_validation(number):
+    """Issue #26: the mechanical rewrite of Humanoid answers 2-5 (refused before: items assigned by unpacking, a
+    constant from the module's own function, a function passed as an argument; answer 4's vmap differing by float32
+    rounding) passes validation in the sandbox child (the answers are untrusted: never run here). The full import,
+    certification included, is tests/priors/test_convert_llm_answers.py's heavy test."""
+    code = answers.extract_code((LLM_ANSWERS / "humanoid" / f"answer_{number}.md").read_text())
+    samples = sandbox.SAMPLES if number == 4 else 200  # answer 4: on the 2000 observations its import checked
+    result = sandbox.validate_source(convert.numpy_to_jnp(code), "humanoid", samples=samples,
+                                     limits=sandbox.Limits(timeout_s=600))
+    assert result.ok, result.reason

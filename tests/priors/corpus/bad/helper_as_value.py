@@ -1,4 +1,4 @@
-# expect: function `_apply` may only be called
+# expect: recursion is not allowed (_apply -> _apply)
 import jax.numpy as jnp
 
 
