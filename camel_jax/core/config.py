@@ -202,7 +202,11 @@ class BaseConfig:
     def from_json(cls, path: str | Path):
         """The config of a config.json (JSON lists back to tuples; what config.json records beside the settings,
         RECORDED, is left out)."""
-        raw = json.loads(Path(path).read_text())
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+    @classmethod
+    def from_dict(cls, raw: dict):
+        """The config of a dict as config.json holds it (JSON lists back to tuples, RECORDED left out)."""
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k not in RECORDED})
 
 

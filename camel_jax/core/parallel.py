@@ -155,7 +155,7 @@ def _child(payload: str) -> int:
             algos.of_run(job["run_dir"]).resume(job["run_dir"], quiet=None, truncate=job["truncate"])
         else:
             plugin = algos.get(job["algo"])
-            plugin.train(plugin.Config(**{k: tuple(v) if isinstance(v, list) else v for k, v in job["config"].items()}))
+            plugin.train(plugin.Config.from_dict(job["config"]))
     except user_errors() as e:
         print(f"camel-jax {command}: {e}", file=sys.stderr)
         return 2

@@ -113,8 +113,7 @@ def resume(root: str | Path, quiet: bool | None = None, truncate: bool = False) 
     try:
         record = json.loads((root / SWEEP_FILE).read_text())
         plugin = algos.get(record["algo"])
-        configs = [plugin.Config(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
-                   for raw in record["configs"].values()]
+        configs = [plugin.Config.from_dict(raw) for raw in record["configs"].values()]
     except (KeyError, TypeError, json.JSONDecodeError) as e:
         raise ValueError(f"{root / SWEEP_FILE} cannot be resumed ({e}): a sweep from before camel-jax resume took "
                          "sweeps; resume its runs one by one (camel-jax resume SWEEP_DIR/RUN)") from None
