@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -145,6 +146,24 @@ def test_resume_after_the_last_checkpoint_only_writes_the_actor(pair, tmp_path):
 def test_resume_of_a_directory_without_a_run_is_one_line_exit_2(tmp_path):
     r = _camel("resume", str(tmp_path / "nothing"), timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "config.json" in r.stderr, r.stderr
+
+
+def test_a_restored_state_lowers_to_the_fresh_state_s_program(tmp_path):
+    """Without a mesh, restored arrays are uncommitted, as a fresh run's state is: a committed one lowers to another
+    program (sharding annotations), so a resumed run would compile its training chunk again (an MJX chunk: minutes
+    on CPU) instead of loading the fresh run's from the compilation cache."""
+    state = {"w": jnp.arange(6.0).reshape(2, 3), "n": jnp.zeros((2,), jnp.int32), "key": jax.random.PRNGKey(0)}
+    ckpt = checkpoint.Checkpoints(tmp_path / "run", keep=1)
+    ckpt.save(1, 10, state, 0.0)
+    ckpt.close()
+    template = jax.eval_shape(lambda: state)
+    restored, meta = checkpoint.Checkpoints(tmp_path / "run", keep=1).restore(template)
+    assert meta["step"] == 10
+    for k, x in state.items():
+        np.testing.assert_array_equal(restored[k], x)
+        assert not restored[k].committed, k
+    step = jax.jit(lambda s: jax.tree.map(lambda x: x + 1, s), donate_argnums=0)
+    assert step.lower(restored).as_text() == step.lower(state).as_text()
 
 
 # --- gymnasium: the episodes in flight at the checkpoint are not continued, so neither are their masked flags ----

@@ -135,7 +135,11 @@ class Checkpoints:
                                                      sharding=one if targets[k] is None else targets[k])
                     for k in meta["stored"]}
         restored = self.manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract))).state
-        arrays = dict(restored)
+        # Without a mesh, uncommitted arrays as a fresh run's state is: a committed one lowers to another program
+        # (sharding annotations), so a resumed run would compile its training chunk again instead of loading the
+        # fresh run's from the compilation cache.
+        arrays = {name: x if targets[int(name)] is not None else jnp.array(np.asarray(x))
+                  for name, x in restored.items()}
         checksum = _host_checksum(restored) if meta["format"] == 1 else _checksum(arrays)
         if checksum != meta["checksum"]:
             raise ValueError("checksum mismatch")
