@@ -164,6 +164,12 @@ def test_a_restored_state_lowers_to_the_fresh_state_s_program(tmp_path):
         assert not restored[k].committed, k
     step = jax.jit(lambda s: jax.tree.map(lambda x: x + 1, s), donate_argnums=0)
     assert step.lower(restored).as_text() == step.lower(state).as_text()
+    leading = {k: template[k] for k in ("key", "n")}  # the state's first leaves (a dict flattens by sorted key)
+    part, _ = checkpoint.load_leading(tmp_path / "run", 10, leading)  # `eval --step`'s reader
+    for k in leading:
+        np.testing.assert_array_equal(part[k], state[k])
+        assert not part[k].committed, k
+    assert step.lower(part).as_text() == step.lower({k: state[k] for k in leading}).as_text()
 
 
 # --- gymnasium: the episodes in flight at the checkpoint are not continued, so neither are their masked flags ----

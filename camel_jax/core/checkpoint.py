@@ -202,7 +202,10 @@ def load_leading(run_dir: str | Path, step: int, part):
     except Exception as e:  # noqa: BLE001 - whatever orbax or tensorstore raise on damaged files
         raise CheckpointError(f"checkpoint {where} is corrupt or incomplete ({_first_line(e)}); pick another "
                               "--step") from None
-    out = [arrays[name] if name in arrays else jnp.zeros(leaf.shape, leaf.dtype) for name, leaf in zip(names, leaves)]
+    # uncommitted, as `Checkpoints.restore` gives them without a mesh: the policy then builds the programs the final
+    # actor's evaluation builds (and the compilation cache serves), not ones of its own
+    out = [jnp.array(np.asarray(arrays[name])) if name in arrays else jnp.zeros(leaf.shape, leaf.dtype)
+           for name, leaf in zip(names, leaves)]
     return jax.tree_util.tree_unflatten(treedef, out), meta
 
 
