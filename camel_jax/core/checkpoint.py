@@ -135,11 +135,7 @@ class Checkpoints:
                                                      sharding=one if targets[k] is None else targets[k])
                     for k in meta["stored"]}
         restored = self.manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract))).state
-        # Without a mesh, uncommitted arrays as a fresh run's state is: a committed one lowers to another program
-        # (sharding annotations), so a resumed run would compile its training chunk again instead of loading the
-        # fresh run's from the compilation cache.
-        arrays = {name: x if targets[int(name)] is not None else jnp.array(np.asarray(x))
-                  for name, x in restored.items()}
+        arrays = {name: x if targets[int(name)] is not None else _uncommitted(x) for name, x in restored.items()}
         checksum = _host_checksum(restored) if meta["format"] == 1 else _checksum(arrays)
         if checksum != meta["checksum"]:
             raise ValueError("checksum mismatch")
@@ -202,9 +198,7 @@ def load_leading(run_dir: str | Path, step: int, part):
     except Exception as e:  # noqa: BLE001 - whatever orbax or tensorstore raise on damaged files
         raise CheckpointError(f"checkpoint {where} is corrupt or incomplete ({_first_line(e)}); pick another "
                               "--step") from None
-    # uncommitted, as `Checkpoints.restore` gives them without a mesh: the policy then builds the programs the final
-    # actor's evaluation builds (and the compilation cache serves), not ones of its own
-    out = [jnp.array(np.asarray(arrays[name])) if name in arrays else jnp.zeros(leaf.shape, leaf.dtype)
+    out = [_uncommitted(arrays[name]) if name in arrays else jnp.zeros(leaf.shape, leaf.dtype)
            for name, leaf in zip(names, leaves)]
     return jax.tree_util.tree_unflatten(treedef, out), meta
 
@@ -224,6 +218,13 @@ def load(run_dir: str | Path, step: int | None = None) -> tuple[dict, dict]:
         restored = manager.restore(step, args=ocp.args.Composite(state=ocp.args.StandardRestore(abstract),
                                                                  meta=ocp.args.JsonRestore()))
     return {int(k): np.asarray(v) for k, v in restored.state.items()}, restored.meta
+
+
+def _uncommitted(x) -> jax.Array:
+    """A restored array (orbax places it on one device: committed) as a fresh run's state holds it, uncommitted. A
+    committed array lowers to another program (sharding annotations), so a resumed run, or an evaluation of a kept
+    checkpoint, would compile its programs again instead of loading the fresh run's from the compilation cache."""
+    return jnp.array(np.asarray(x))
 
 
 @contextlib.contextmanager
