@@ -39,9 +39,24 @@ def golden_run(tmp_path_factory):
     return get
 
 
+# The test files that take longest from a cold compilation cache, longest first (CPU seconds per file measured with
+# CAMEL_JAX_TEST_CPU, 2026-11-27): run first, so that the two xdist workers (.ci/run: --dist loadfile
+# --no-loadscope-reorder) end together, the short files filling in at the end, instead of one worker starting a
+# minutes-long file when the other has nothing left (xdist's own order is by the number of tests in a file).
+LONGEST_FIRST = ("tests/test_resume.py", "tests/test_docs_blocks.py", "tests/test_ppo.py", "tests/test_cli_train.py",
+                 "tests/test_task_training.py", "tests/test_env_parity.py", "tests/ultra/test_coherent.py",
+                 "tests/test_api.py", "tests/test_golden.py", "tests/test_trainer.py", "tests/test_autoreset.py",
+                 "tests/test_interrupts.py", "tests/test_cleanrl_exact.py", "tests/test_sharding.py",
+                 "tests/test_preset.py", "tests/priors/test_translate.py", "tests/priors/test_select.py",
+                 "tests/priors/test_convert_llm_answers.py", "tests/test_sweep.py", "tests/test_gym_tasks.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """The heavy tier (tests marked heavy: minutes each on 2 CPU cores, each checking what no quicker test does
+    """The longest files first (LONGEST_FIRST; the others after them in collection order, each file's tests in
+    theirs). The heavy tier (tests marked heavy: minutes each on 2 CPU cores, each checking what no quicker test does
     end to end) runs with CAMEL_JAX_HEAVY_TESTS=1; without it, each is reported as skipped with how to run it."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable
     if os.environ.get("CAMEL_JAX_HEAVY_TESTS") == "1":
         return
     skip = pytest.mark.skip(reason="heavy tier: run with CAMEL_JAX_HEAVY_TESTS=1 (docs/contributing.md, Tests)")
@@ -65,11 +80,12 @@ if os.environ.get("CAMEL_JAX_TEST_CPU"):
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(item, nextitem):
-        cpu, wall = _cpu(), time.perf_counter()
+        cpu, wall, start = _cpu(), time.perf_counter(), time.time()
         yield
-        with open(os.environ["CAMEL_JAX_TEST_CPU"], "a") as f:
+        with open(os.environ["CAMEL_JAX_TEST_CPU"], "a") as f:  # start and worker: the run's timeline, per worker
             f.write(json.dumps({"test": item.nodeid, "cpu_s": round(_cpu() - cpu, 2),
-                                "wall_s": round(time.perf_counter() - wall, 2)}) + "\n")
+                                "wall_s": round(time.perf_counter() - wall, 2), "start": round(start, 2),
+                                "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")}) + "\n")
 
     def pytest_runtest_logreport(report):
         """A failure or skip goes to FILE at once, so a run stopped early still says what failed (written by the

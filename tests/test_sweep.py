@@ -99,6 +99,8 @@ def test_sweep_in_two_processes_trains_what_one_program_trains_and_resumes(tmp_p
     record = json.loads((out / "sweep.json").read_text())
     assert record["runs"] == ["seeds=0", "seeds=1"] and record["procs"] == 2
     assert "2 runs, 2 processes side by side" in r.stdout and "train seeds=1: finished" in r.stdout
+    log = (out / "seeds=0.log").read_text()  # the child's console: quiet like the parent's (no v4 notice, no ANSI)
+    assert "out of date" not in log and "\x1b[" not in log and "task: Hopper-v4" in log, log[:2000]
     _, whole = load_actor(plain)
     for k in (0, 1):
         with open(out / f"seeds={k}" / "metrics.csv") as f:

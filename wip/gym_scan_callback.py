@@ -65,6 +65,58 @@ def scanned(total):
         jax.block_until_ready(carry); marks.append((k + CH, time.perf_counter(), cpu()))
     return carry[0], marks
 
+def packed_loop(total):
+    """The host loop with the learner's small leaves (params, optimizer states, targets, counters, key, hyper) packed
+    into one array per dtype and the replay buffer's six arrays apart: one call per step with ~17 buffers, not ~100."""
+    venv, tr, learner, env_state = make()
+    hs = HostSteps(tr, venv, 1); learner = hs.start(learner, env_state, 0)
+    members = learner.key.shape[0]
+    rest0 = learner.replace(buffer=learner.buffer.replace(data=None))
+    leaves0, treedef = jax.tree.flatten(rest0)
+    dtypes = sorted({str(x.dtype) for x in leaves0})
+    groups = {d: [i for i, x in enumerate(leaves0) if str(x.dtype) == d] for d in dtypes}
+    shapes = [x.shape for x in leaves0]
+
+    def pack(rest):
+        leaves = jax.tree.leaves(rest)
+        return tuple(jnp.concatenate([leaves[i].reshape(members, -1) for i in groups[d]], axis=1) for d in dtypes)
+
+    def unpack(packs):
+        leaves = [None] * len(shapes)
+        for d, flat in zip(dtypes, packs):
+            at = 0
+            for i in groups[d]:
+                size = int(np.prod(shapes[i][1:], dtype=int))
+                leaves[i] = flat[:, at:at + size].reshape(shapes[i]); at += size
+        return jax.tree.unflatten(treedef, leaves)
+
+    act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))
+    vla = jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None))
+
+    def step(packs, data, obs, action, per, k):
+        rest = unpack(packs)
+        learner = rest.replace(buffer=rest.buffer.replace(data=data))
+        learner, nxt, m = vla(learner, obs, action, per, k)
+        return pack(learner.replace(buffer=learner.buffer.replace(data=None))), learner.buffer.data, nxt, m
+    step = jax.jit(step, donate_argnums=(0, 1))
+    data = learner.buffer.data
+    packs = jax.jit(pack)(rest0)
+    print("packed: arrays per call", len(packs) + len(jax.tree.leaves(data)), "instead of", len(jax.tree.leaves(learner)),
+          flush=True)
+    obs = env_state.obs.reshape(members, -1, venv.obs_dim)
+    key, action = act(learner, obs, 0)
+    packs = jax.jit(pack)(rest0.replace(key=key))
+    marks = []
+    for k in range(total):
+        obs = env_state.obs.reshape(members, -1, venv.obs_dim)
+        env_state = venv.step(env_state, np.asarray(action).reshape(venv.num_envs, -1))
+        per = jax.tree.map(lambda x: x.reshape(members, -1, *x.shape[1:]), env_state)
+        packs, data, action, _ = step(packs, data, obs, action, per, k)
+        if k % CH == CH - 1:
+            jax.block_until_ready(packs); marks.append((k + 1, time.perf_counter(), cpu()))
+    rest = unpack(packs)
+    return rest.replace(buffer=rest.buffer.replace(data=data)), marks
+
 def ceiling(total):
     venv, tr, learner, env_state = make()
     st = jax.tree.map(jnp.asarray, env_state)
@@ -90,13 +142,15 @@ order = sys.argv[2].split(",") if len(sys.argv) > 2 else ["host", "scan", "host"
 res = {}
 for name in order:
     t0 = time.perf_counter(); c0 = cpu()
-    learner, marks = {"host": host_loop, "scan": scanned, "ceil": ceiling}[name](total)
+    learner, marks = {"host": host_loop, "scan": scanned, "ceil": ceiling, "packed": packed_loop}[name](total)
     # steady: learning steps after the first learning chunk
     a = next(m for m in marks if m[0] >= LS + 2 * CH); b = marks[-1]
     rate = (b[0] - a[0]) / (b[1] - a[1]); crate = (b[0] - a[0]) / (b[2] - a[2])
     print(f"{name}: whole {time.perf_counter()-t0:.1f}s, steady {rate:.1f} steps/s wall, {crate:.1f} steps/cpu-s", flush=True)
     res.setdefault(name, []).append(jax.tree.leaves(learner.agent))
-if "host" in res and "scan" in res:
-    same = all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(res["host"][0], res["scan"][0]))
-    diff = max(float(np.max(np.abs(np.asarray(x) - np.asarray(y)))) for x, y in zip(res["host"][0], res["scan"][0]))
-    print("bit-identical agent:", same, "max abs diff", diff)
+for other in ("scan", "packed"):
+    if "host" in res and other in res:
+        pairs = list(zip(res["host"][0], res[other][0]))
+        same = all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in pairs)
+        diff = max(float(np.max(np.abs(np.asarray(x) - np.asarray(y)))) for x, y in pairs)
+        print(f"{other}: bit-identical agent to host's:", same, "max abs diff", diff)

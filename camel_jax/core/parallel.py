@@ -144,10 +144,11 @@ class _quiet:
 def _child(payload: str) -> int:
     """A job in this process: `camel-jax train` of the config, or `camel-jax resume` of the run directory, with the
     command line's exit codes (2: a user error, 75: stopped by a signal with its checkpoint written)."""
-    from camel_jax import algos
+    from camel_jax import algos, console
     from camel_jax.core import signals
     from camel_jax.core.commandline import user_errors
 
+    console.quiet_libraries()  # the sweep's process logs: no library noise before the run's first line, as on the console
     job = json.loads(payload)
     command = job["kind"]
     try:
