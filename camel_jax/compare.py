@@ -402,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--window", type=int, default=10_000, help="episodes ending in (s - W, s] (default: %(default)s)")
     p.add_argument("--threshold", type=float, default=1000.0, 
                    help="return for steps-to-threshold (default: %(default)s)")
-    p.add_argument("--title", default="Hopper-v4", help="plot title (default: %(default)s)")
+    p.add_argument("--title", default=None,
+                   help="plot and table title (default: the runs' task, e.g. Walker2d-v4; MIXED TASKS if they differ)")
     p.add_argument("--band", choices=list(BANDS), default="iqm",
                    help="the plot's bands: " + "; ".join(f"{k}: {v}" for k, v in BANDS.items()).replace("%", "%%")
                    + " (default: %(default)s)")
@@ -522,8 +523,22 @@ def compare_runs(args, runs: list[tuple[str, Path]], refs: list[tuple[str, Path]
     return 0
 
 
+def task_title(results: list[dict]) -> str:
+    """The title a comparison gets without --title: the gym id of the runs' one task ("Walker2d-v4"), or "MIXED
+    TASKS" (never another task's name: the default used to be "Hopper-v4" whatever the runs were)."""
+    tasks = list(dict.fromkeys(r["about"]["task"].split(" ")[0] for r in results if r["about"].get("task")))
+    if len(tasks) != 1:
+        return "MIXED TASKS" if tasks else "camel-jax runs"
+    try:
+        return specs.load(tasks[0]).gym_id
+    except (KeyError, ValueError, OSError):
+        return tasks[0]
+
+
 def write_outputs(args, results: list[dict], ends: np.ndarray, at: list[int], budget: int,
                   span: tuple[int, int]) -> None:
+    if args.title is None:
+        args.title = task_title(results)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     draw(args, results, ends, out.with_suffix(".png"), budget)

@@ -16,11 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _ours(run_dir: Path, slopes, every=1000, last=40_000, lag=0):
-    """A fake camel-jax run: each seed's log rows at every `every` steps, 2 episodes each, mean return of the row
-    slope * (step - lag)."""
+def _ours(run_dir: Path, slopes, every=1000, last=40_000, lag=0, env="hopper"):
+    """A fake camel-jax run of task `env`: each seed's log rows at every `every` steps, 2 episodes each, mean return
+    of the row slope * (step - lag)."""
     run_dir.mkdir()
-    (run_dir / "config.json").write_text(json.dumps({"env": "hopper", "seeds": list(range(len(slopes)))}))
+    (run_dir / "config.json").write_text(json.dumps({"env": env, "seeds": list(range(len(slopes)))}))
     with open(run_dir / "metrics.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["step", "seed", "episodes", "episode_return", "wall_s"])
@@ -124,6 +124,24 @@ def test_compare_without_reference_says_so(tmp_path):
     training_row = _row(md, "CAMEL", 1)
     assert "x)" not in training_row  # no ratio in the training table
     assert "(2.20x)" in _row(md, "CAMEL", 2)  # the unmasked-eval table still has its ratios to TD3
+
+
+def test_the_title_defaults_to_the_runs_task_never_another(tmp_path):
+    """Without --title the table and plot are titled by the runs' own task (the default used to be "Hopper-v4"
+    whatever the runs were); runs of two tasks are titled MIXED TASKS."""
+    _ours(tmp_path / "td3", [0.05, 0.05], env="walker2d")
+    _ours(tmp_path / "camel", [0.10, 0.11], env="walker2d")
+    _ours(tmp_path / "hop", [0.10, 0.11])
+    args = ["--at", "20000,40000", "--window", "4000"]
+    r = _compare("--run", f"TD3={tmp_path / 'td3'}", "--run", f"CAMEL={tmp_path / 'camel'}", *args,
+                 "--out", tmp_path / "walker")
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / "walker.md").read_text()
+    assert md.startswith("# Walker2d-v4: camel-jax methods compared") and "Hopper" not in md.split("\n")[0]
+    r = _compare("--run", f"TD3={tmp_path / 'td3'}", "--run", f"hopper={tmp_path / 'hop'}", *args,
+                 "--out", tmp_path / "mixed")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "mixed.md").read_text().startswith("# MIXED TASKS: camel-jax")
 
 
 def test_iqm_columns_beside_the_mean_with_bootstrap_cis(tmp_path):
