@@ -1,10 +1,14 @@
 """The suite's own order (tests/conftest.py): the longest files first, for two workers that end together."""
 
+import importlib.util
 from pathlib import Path
 
-import conftest
-
 ROOT = Path(__file__).resolve().parents[1]
+# by its path: `import conftest` gets whichever conftest.py pytest put on sys.path first (tests/priors/ or
+# tests/ultra/ under xdist in CI), not necessarily this folder's
+_spec = importlib.util.spec_from_file_location("_suite_conftest", ROOT / "tests" / "conftest.py")
+conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(conftest)
 
 
 class _Item:
