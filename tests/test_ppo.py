@@ -422,12 +422,19 @@ def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path, capsy
         PPOConfig(**TINY, init_from=str(tmp_path)).check()
 
 
-def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
-    from camel_jax.algos.ppo.loop import resume, train
+def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_path):
+    """tests/test_golden.py's ppo_mjx arm (TINY on MJX through `camel-jax train`, evaluated at 384; trained once per
+    session, conftest.py's golden_run), copied: its run directory, then killed after the checkpoint at 256 and
+    resumed (its evaluation at 384 again, on the MJX evaluator)."""
+    from camel_jax.algos.ppo.loop import resume
 
-    config = PPOConfig(**TINY, backend="mjx", eval_episodes=0, out=str(tmp_path / "run"))
-    run_dir = train(config)
-    rows = _check_run_dir(run_dir, config, evaluated=False)
+    run_dir = tmp_path / "run"
+    shutil.copytree(golden_run("ppo_mjx"), run_dir)
+    config = PPOConfig.from_json(run_dir / "config.json")
+    assert config == PPOConfig(**{**TINY, "quiet": config.quiet}, backend="mjx", eval_every=384, eval_episodes=2,
+                               out=config.out, overwrite=config.overwrite)  # the TINY run, as the CLI recorded it
+    rows = _check_run_dir(run_dir, config, evaluated=True)
+    evals = _rows(run_dir / "eval.csv")
     whole = (run_dir / "actor.msgpack").read_bytes()
     # `eval --step` reads the policy from an MJX checkpoint (a TrainState: learner, envs, observation): the last one
     # holds the final policy and observation statistics bit for bit
@@ -442,10 +449,10 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(tmp_path):
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
     resume(run_dir)
     assert (run_dir / "actor.msgpack").read_bytes() == whole  # bit for bit: the env states were checkpointed
-    resumed = _check_run_dir(run_dir, config, evaluated=False)
-    clock = ("steps_per_s", "wall_s")
-    assert [{k: v for k, v in r.items() if k not in clock} for r in resumed] == [
-        {k: v for k, v in r.items() if k not in clock} for r in rows]
+    resumed = _check_run_dir(run_dir, config, evaluated=True)
+    strip = lambda rows: [{k: v for k, v in r.items() if k not in ("steps_per_s", "wall_s")} for r in rows]
+    assert strip(resumed) == strip(rows)
+    assert strip(_rows(run_dir / "eval.csv")) == strip(evals)  # the MJX evaluator again, after the resume
 
 
 def test_bad_settings_are_one_line_errors_before_a_run_directory(tmp_path):

@@ -193,9 +193,10 @@ def test_a_training_run_reports_lines_tensorboard_and_wandb(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "fake"), os.environ.get("PYTHONPATH", "")]),
            "FAKE_WANDB_LOG": str(log)}
     r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "train", "--env", "hopper", "--backend", "gymnasium",
-                        "--prior", "random", "--seeds", "0,1", "--total-steps", "600", "--learning-starts", "300",
-                        "--log-every", "300", "--eval-every", "600", "--eval-episodes", "1", "--batch-size", "64",
-                        "--hidden", "32,32", "--wandb", "--wandb-project", "test-proj", "--out", str(out)],
+                        "--prior", "priors/tuned/hopper.py", "--seeds", "0,1", "--total-steps", "600",
+                        "--learning-starts", "300", "--log-every", "300", "--eval-every", "600", "--eval-episodes", "1",
+                        "--batch-size", "64", "--hidden", "32,32", "--wandb", "--wandb-project", "test-proj", "--out",
+                        str(out)],  # test_cli_train's gym_run, but not quiet: its compiled programs
                        cwd=ROOT, capture_output=True, text=True, timeout=900, env=env, check=False)
     assert r.returncode == 0, r.stderr[-3000:]
     lines = r.stdout.splitlines()
@@ -219,7 +220,7 @@ def test_a_training_run_reports_lines_tensorboard_and_wandb(tmp_path):
     for c, seed in zip(inits, (0, 1)):
         assert c["project"] == "test-proj" and c["resume"] == "allow" and c["dir"] == str(out)
         assert c["config"] == {**config, "member": {"seed": seed}} and c["entity"] is None
-        assert c["tags"] == ["hopper", "gymnasium", "prior:random", "algo:td3"]
+        assert c["tags"] == ["hopper", "gymnasium", "prior:tuned", "algo:td3"]  # config.json's prior_kind
     assert [c["call"] for c in calls[-2:]] == ["finish", "finish"]
     logs = [c for c in calls if c["call"] == "log"]
     assert [c["step"] for c in logs] == [300, 300, 600, 600, 600, 600]  # each member's run, train then eval

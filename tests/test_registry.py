@@ -74,12 +74,13 @@ def test_curves_unflatten_the_rows_by_member():
 def test_notebook_api_trains_ppo_and_returns_curves_per_member(tmp_path):
     logged = []
     config = PPOConfig(env="hopper", seeds=(0, 1), num_envs=2, num_steps=64, num_minibatches=4, update_epochs=2,
-                       total_steps=256, log_every=128, checkpoint_every=256, eval_every=256, eval_episodes=1,
-                       backend="gymnasium", quiet=True, out=str(tmp_path / "ppo"))
+                       total_steps=384, log_every=128, checkpoint_every=256, eval_every=384, eval_episodes=1,
+                       backend="gymnasium", quiet=True, out=str(tmp_path / "ppo"))  # test_ppo's TINY: its programs
     result = camel_jax.train(config, callback=lambda step, row: logged.append(step))
-    assert logged == [128, 256] and result.config == dataclasses.replace(config, out=str(tmp_path / "ppo"))
+    assert logged == [128, 256, 384] and result.config == dataclasses.replace(config, out=str(tmp_path / "ppo"))
     curves = result.curves("episode_return")
-    assert curves.values.shape == (2, 2) and curves.steps.tolist() == [128, 256] and curves.seeds.tolist() == [0, 1]
+    assert curves.values.shape == (2, 3) and curves.steps.tolist() == [128, 256, 384]
+    assert curves.seeds.tolist() == [0, 1]
     np.testing.assert_array_equal(curves.values[1], result.metrics["episode_return"][1::2])
     assert result.curves("return_unmasked", csv="eval").values.shape == (2, 1)
     with pytest.raises(ValueError, match="ppo takes no prior"):

@@ -17,6 +17,7 @@ import mujoco
 import numpy as np
 import pytest
 from PIL import Image, ImageSequence
+from test_cli_train import TINY as CLI_TINY
 
 from camel_jax import render, specs
 from camel_jax.errors import SetupError
@@ -143,11 +144,9 @@ def test_eval_video_is_each_members_first_unmasked_episode(gl, capsys, tmp_path)
 
     run = tmp_path / "run"
     r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "train", "--env", "hopper", "--backend", "gymnasium",
-                        "--prior", "priors/tuned/hopper.py", "--seeds", "0,1", "--total-steps", "300",
-                        "--learning-starts", "200", "--log-every", "300", "--eval-every", "300", "--eval-episodes", "0",
-                        "--batch-size", "32", "--hidden", "16,16", "--out", str(run), "--quiet"], cwd=ROOT,
-                       capture_output=True,
-                       text=True, timeout=900, check=False)
+                        "--prior", "priors/tuned/hopper.py", "--seeds", "0,1", "--eval-episodes", "0", *CLI_TINY,
+                        "--out", str(run)],  # test_cli_train's sizes and prior: its compiled training program
+                       cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert r.returncode == 0, r.stderr[-2000:]
     assert main(["eval", str(run), "--episodes", "1", "--video", str(tmp_path / "videos")]) == 0
     out = capsys.readouterr().out

@@ -3,8 +3,8 @@ and then resumed ends exactly (bit for bit, tolerance 0) where an uninterrupted 
 actor, the complete final training state (critics, targets, optimizer states, RNG keys, replay buffer, MJX env
 states) and metrics.csv (all columns but the wall-clock ones). A damaged checkpoint is a one-line error, exit 2.
 
-The uninterrupted run and the resume run at the same time, after the killed run has compiled (and so cached, see
-conftest.py) the programs all three use."""
+The uninterrupted run is tests/test_golden.py's td3_mjx arm (conftest.py's golden_run, trained once per session and
+shared with test_golden and test_cli_train): the killed run and its resume use the programs it compiled and cached."""
 
 import csv
 import os
@@ -19,15 +19,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from test_golden import ARMS
 
 from camel_jax.algos.td3.actor import load_actor
 from camel_jax.core import checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 CMD = [sys.executable, "-m", "camel_jax.cli"]
-TINY = ["--env", "hopper", "--backend", "mjx", "--prior", "random", "--seeds", "0,1", "--num-envs", "2",
-        "--total-steps", "1200", "--learning-starts", "200", "--log-every", "200", "--checkpoint-every", "400",
-        "--keep-checkpoints", "2", "--batch-size", "32", "--hidden", "32,32", "--eval-episodes", "0", "--quiet"]
+TINY = [*ARMS["td3_mjx"], "--quiet"]  # 2 seeds x 2 envs, 1200 steps, checkpoints every 400, evaluated at 1200
 WALL_CLOCK = ("steps_per_s", "wall_s")
 
 
@@ -50,9 +49,10 @@ def _rows(path):
 
 
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory):
+def pair(tmp_path_factory, golden_run):
+    whole = golden_run("td3_mjx")  # read only (the damage tests below copy what they change)
     base = tmp_path_factory.mktemp("resume")
-    killed, whole = base / "killed", base / "whole"
+    killed = base / "killed"
     proc = _start("train", *TINY, "--out", str(killed), log=base / "killed.log")
     deadline = time.time() + 600
     while not (killed / "checkpoints" / "400").is_dir():
@@ -63,10 +63,8 @@ def pair(tmp_path_factory):
     assert proc.wait() == -signal.SIGKILL
     assert not (killed / "actor.msgpack").exists()
     killed_at = max(int(r["step"]) for r in _rows(killed / "metrics.csv"))
-    uninterrupted = _start("train", *TINY, "--out", str(whole), log=base / "whole.log")
     resumed = _start("resume", str(killed), "--quiet", "--truncate", log=base / "resume.log")  # rows after 400
     _finish(resumed, base / "resume.log")
-    _finish(uninterrupted, base / "whole.log")
     return killed, whole, killed_at
 
 
@@ -101,7 +99,8 @@ def test_killed_and_resumed_run_has_the_uninterrupted_metrics(pair):
     a, b = _rows(resumed / "metrics.csv"), _rows(whole / "metrics.csv")
     assert [(r["step"], r["seed"]) for r in a] == [(str(s), str(seed)) for s in range(200, 1201, 200) for seed in (0, 1)]
     assert strip(a) == strip(b)
-    assert (resumed / "eval.csv").read_text() == (whole / "eval.csv").read_text()
+    assert [(r["step"], r["seed"]) for r in _rows(whole / "eval.csv")] == [("1200", "0"), ("1200", "1")]
+    assert strip(_rows(resumed / "eval.csv")) == strip(_rows(whole / "eval.csv"))  # evaluated after the resume
 
 
 def _flip_a_byte(step_dir: Path):

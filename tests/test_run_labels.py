@@ -96,13 +96,15 @@ def test_ppo_defaults_to_auto_and_says_what_it_chose(tmp_path):
 
     assert PPOConfig().backend == "auto" and PPOConfig().resolved().backend == "gymnasium"  # this CPU
     out = tmp_path / "ppo"
-    r = camel("train", "--algo", "ppo", "--env", "hopper", "--num-steps", "64", "--num-minibatches", "4",
-              "--update-epochs", "1", "--total-steps", "64", "--eval-episodes", "0", "--out", str(out), "--quiet")
+    r = camel("train", "--algo", "ppo", "--env", "hopper", "--seeds", "0,1", "--num-envs", "2", "--num-steps", "64",
+              "--num-minibatches", "4", "--update-epochs", "2", "--total-steps", "384", "--log-every", "128",
+              "--checkpoint-every", "256", "--eval-episodes", "0", "--out", str(out),
+              "--quiet")  # test_ppo's TINY sizes: its compiled programs
     assert r.returncode == 0, r.stderr[-2000:]
     lines = ours(r.stderr)
     assert lines[0].startswith("backend: gymnasium (auto: JAX's default device is the CPU")
-    assert lines[1].startswith("update-to-data ratio: n/a for PPO (on-policy); each rollout of 64 transitions gets "
-                               "1 epochs x 4 minibatches = 4 gradient steps")
+    assert lines[1].startswith("update-to-data ratio: n/a for PPO (on-policy); each rollout of 128 transitions gets "
+                               "2 epochs x 4 minibatches = 8 gradient steps")
     config = json.loads((out / "config.json").read_text())
     assert config["backend"] == "gymnasium" and config["prior_kind"] == "none"
     assert PPOConfig.from_json(out / "config.json").backend == "gymnasium"
