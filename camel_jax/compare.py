@@ -102,6 +102,15 @@ def load_ours(run_dir: Path) -> dict:
             "evals_by_seed": {s: np.array(v) for s, v in evals_by_seed.items()}, "path": run_dir, "about": about}
 
 
+def _path_or_pool(text: str):
+    """A PATH argument: one path, or a tuple of run directories for `DIR1+DIR2` (one arm's seeds, `load_arm`)."""
+    return Path(text) if "+" not in text else tuple(Path(p) for p in text.split("+"))
+
+
+def _parts(path) -> tuple[Path, ...]:
+    return path if isinstance(path, tuple) else (path,)
+
+
 def load_arm(path) -> dict:
     """`load_ours` of one run directory, or of several (a tuple: `--run LABEL=DIR1+DIR2`) whose seeds together are
     one arm: runs of the same settings on disjoint seeds (e.g. seeds 1-6 in one process, 7-10 in another). Their
@@ -419,7 +428,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--aggregate", metavar="PREFIX",
                    help="compare the --arm arms across tasks: writes PREFIX.png, PREFIX.md and PREFIX.json")
     p.add_argument("--arm", nargs="+", action="append", default=[], metavar=("LABEL", "TASK=PATH"),
-                   help="with --aggregate: an arm's label and, per task, its run directory or CleanRL CSV")
+                   help="with --aggregate: an arm's label and, per task, its run directory or CleanRL CSV "
+                        "(TASK=DIR1+DIR2 pools the seeds of runs of the same settings)")
     p.add_argument("--score", choices=SCORES, default="final",
                    help="with --aggregate, each run's score: " + "; ".join(f"{k}: {v}" for k, v in SCORES.items())
                    .replace("%", "%%") + " (default: %(default)s)")
@@ -461,8 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(len(x) != 2 for x in named):
         print("compare: --run and --reference take LABEL=PATH, e.g. --run CAMEL=runs/hopper/camel", file=sys.stderr)
         return 2
-    runs = [(label, Path(path) if "+" not in path else tuple(Path(p) for p in path.split("+")))
-            for label, path in (tuple(x.split("=", 1)) for x in args.run)]
+    runs = [(label, _path_or_pool(path)) for label, path in (tuple(x.split("=", 1)) for x in args.run)]
     if args.budget:
         runs += [(m, d) for m, d in launch(args)]
     refs = [(label, Path(path)) for label, path in (tuple(x.split("=", 1)) for x in args.reference)]
@@ -474,16 +483,15 @@ def compare_runs(args, runs: list[tuple[str, Path]], refs: list[tuple[str, Path]
     PNG, MD and JSON; `args` holds the options of `main` (at, window, threshold, title, band, out, final_frac,
     baseline, reps, command). `args.at` "auto": the window ends nearest half the budget and the last one.
     Returns 0, or 2 with one line on stderr."""
-    flat = lambda path: path if isinstance(path, tuple) else (path,)
     for label, path in runs + refs:
-        if missing := [p for p in flat(path) if not p.exists()]:
+        if missing := [p for p in _parts(path) if not p.exists()]:
             print(f"compare: {label}: {missing[0]} does not exist; give a run directory or a reference CSV",
                   file=sys.stderr)
             return 2
     if not runs and not refs:
         print("compare: nothing to compare; pass --run LABEL=RUN_DIR and/or --reference LABEL=CSV", file=sys.stderr)
         return 2
-    provenance.warn_mixed([p for _, path in runs for p in flat(path)], "compare")
+    provenance.warn_mixed([p for _, path in runs for p in _parts(path)], "compare")
     data = [(label, load_arm(path), "ours") for label, path in runs]
     data += [(label, load_reference(path), "reference") for label, path in refs]
     budget = min(d["last_step"] for _, d, _ in data)
@@ -767,19 +775,20 @@ def aggregate(args) -> int:
             return fail(f"--arm {label}: give TASK=PATH after the label, e.g. --arm TD3 hopper=runs/hopper/td3")
         if label in arms:
             return fail(f"--arm {label} is given twice")
-        arms[label] = {task: Path(path) for task, path in (x.split("=", 1) for x in specs_)}
+        arms[label] = {task: _path_or_pool(path) for task, path in (x.split("=", 1) for x in specs_)}
     labels, tasks = list(arms), list(next(iter(arms.values())))
     for label, runs in arms.items():
         if set(runs) != set(tasks):
             return fail(f"--arm {label} has tasks {', '.join(runs)}; every arm needs the same tasks: "
                         f"{', '.join(tasks)}")
         for task, path in runs.items():
-            if not path.exists():
-                return fail(f"{label}: {task}: {path} does not exist; give a run directory or a CleanRL CSV")
+            if missing := [p for p in _parts(path) if not p.exists()]:
+                return fail(f"{label}: {task}: {missing[0]} does not exist; give a run directory or a CleanRL CSV")
     baseline = args.baseline or labels[0]
     if baseline not in arms:
         return fail(f"--baseline '{baseline}' is none of the arms: {', '.join(labels)}")
-    provenance.warn_mixed([p for runs in arms.values() for p in runs.values() if p.is_dir()], "compare")
+    provenance.warn_mixed([p for runs in arms.values() for x in runs.values() for p in _parts(x) if p.is_dir()],
+                          "compare")
 
     raw = {t: {} for t in tasks}  # task -> label -> per-seed scores
     info = {t: {} for t in tasks}  # task -> label -> describe()
@@ -788,8 +797,8 @@ def aggregate(args) -> int:
         data = {}
         for label in labels:
             path = arms[label][t]
-            kind = "reference" if path.is_file() else "ours"
-            data[label] = (kind, load_reference(path) if kind == "reference" else load_ours(path))
+            kind = "reference" if isinstance(path, Path) and path.is_file() else "ours"
+            data[label] = (kind, load_reference(path) if kind == "reference" else load_arm(path))
         found = {label: gym_id(kind, d) for label, (kind, d) in data.items()}
         if len(set(found.values())) > 1:
             return fail(f"task {t} mixes environments: " + ", ".join(f"{k}: {v}" for k, v in found.items()))

@@ -470,3 +470,32 @@ def test_an_arm_of_several_runs_pools_their_seeds(tmp_path):
     (tmp_path / "b" / "config.json").write_text(json.dumps({**config, "env": "walker2d"}))
     with pytest.raises(SystemExit, match="differ in env"):
         _module().main(["--run", f"X={tmp_path / 'a'}+{tmp_path / 'b'}", *common, "--out", str(tmp_path / "bad")])
+
+
+def test_an_aggregate_arm_pools_runs_like_a_single_run(tmp_path):
+    """`--arm LABEL TASK=DIR1+DIR2` (a 10-seed arm trained as two sweeps): the same per-task scores and aggregate
+    statistics as the arm of one run with all the seeds."""
+    arms = {"TD3": [0.02, 0.03, 0.04, 0.05], "CAMEL": [0.06, 0.07, 0.08, 0.09]}
+    tasks = {"hopper": _task(tmp_path, "hopper", arms), "ant": _task(tmp_path, "ant", arms)}
+    split = {}
+    for task in tasks:
+        for half, (slopes, shift) in {"a": (arms["CAMEL"][:2], 0), "b": (arms["CAMEL"][2:], 2)}.items():
+            run = tmp_path / f"{task}_camel_{half}"
+            _ours(run, slopes)
+            config = json.loads((run / "config.json").read_text())
+            (run / "config.json").write_text(json.dumps({**config, "env": task, "backend": "gymnasium"}))
+            _shift_seeds(run, shift, half)
+        split[task] = f"{tmp_path / f'{task}_camel_a'}+{tmp_path / f'{task}_camel_b'}"
+    base = ["--window", "4000", "--reps", "50", "--normalize", "minmax",
+            "--arm", "TD3", *(f"{t}={p['TD3']}" for t, p in tasks.items())]
+    assert _module().main([*base, "--arm", "CAMEL", *(f"{t}={p['CAMEL']}" for t, p in tasks.items()),
+                           "--aggregate", str(tmp_path / "one")]) == 0
+    assert _module().main([*base, "--arm", "CAMEL", *(f"{t}={p}" for t, p in split.items()),
+                           "--aggregate", str(tmp_path / "two")]) == 0
+    one, two = (json.loads((tmp_path / f"{x}.json").read_text())["arms"] for x in ("one", "two"))
+    for a, b in zip(one, two, strict=True):
+        for t in tasks:
+            assert a["per_task"][t]["raw"] == pytest.approx(b["per_task"][t]["raw"])
+        for name in ("IQM", "median", "mean", "optimality_gap"):
+            assert a[name] == pytest.approx(b[name]), (a["label"], name)
+    assert two[1]["per_task"]["hopper"]["raw"] == pytest.approx(np.array(arms["CAMEL"]) * 36_500)
