@@ -425,8 +425,11 @@ def test_init_from_starts_each_seed_from_a_finished_run(gym_run, tmp_path, capsy
 def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_path):
     """tests/test_golden.py's ppo_mjx arm (TINY on MJX through `camel-jax train`, evaluated at 384; trained once per
     session, conftest.py's golden_run), copied: its run directory, then killed after the checkpoint at 256 and
-    resumed (its evaluation at 384 again, on the MJX evaluator)."""
-    from camel_jax.algos.ppo.loop import resume
+    resumed (its evaluation at 384 again, on the MJX evaluator). The resume is a process of its own, as a user's is:
+    a second MJX training in this process would lower another module (docs/contributing.md, Tests) and compile it
+    again (about 2 minutes of this CPU), where a fresh process loads the golden run's programs from the cache."""
+    import subprocess
+    import sys
 
     run_dir = tmp_path / "run"
     shutil.copytree(golden_run("ppo_mjx"), run_dir)
@@ -447,7 +450,9 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_pa
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
-    resume(run_dir)
+    r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "resume", str(run_dir), "--quiet"], capture_output=True,
+                       text=True, timeout=900, check=False)
+    assert r.returncode == 0, r.stderr[-3000:]
     assert (run_dir / "actor.msgpack").read_bytes() == whole  # bit for bit: the env states were checkpointed
     resumed = _check_run_dir(run_dir, config, evaluated=True)
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("steps_per_s", "wall_s")} for r in rows]
