@@ -65,10 +65,21 @@ HEAVY: tuple[str, ...] = ()
 
 def train(arm: str, out: Path, extra: tuple[str, ...] = ()) -> Path:
     """Run one arm through `camel-jax train` (an ULTRA arm: `camel-jax ultra`'s stages on the ppo_gymnasium arm's
-    run, then `ultra refine`) in this process (cwd: the repository root); returns its run dir."""
+    run, then `ultra refine`) from the repository root; returns its run dir. An MJX arm trains in a process of its
+    own, as a user's run does: a fresh process lowers the same modules every time, so the tests' later processes
+    (test_resume's, test_ppo's resumes) load its compiled programs from the cache, where a run inside a pytest worker
+    lowers modules that depend on what the worker ran before (docs/contributing.md, Tests). The others (their
+    programs compile in seconds) train in this process."""
     import os
 
     from camel_jax import cli
+
+    if "mjx" in ARMS.get(arm, ()):
+        r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "train", *ARMS[arm], *extra, "--quiet", "--out",
+                            str(out), "--overwrite"], cwd=ROOT, capture_output=True, text=True, timeout=3600,
+                           check=False)
+        assert r.returncode == 0, r.stderr[-3000:]
+        return out
 
     cwd = os.getcwd()
     os.chdir(ROOT)

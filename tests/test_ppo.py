@@ -450,9 +450,14 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_pa
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
+    import os
+
     r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "resume", str(run_dir), "--quiet"], capture_output=True,
-                       text=True, timeout=900, check=False)
+                       text=True, timeout=900, check=False,
+                       env={**os.environ, "JAX_LOG_COMPILES": "1", "CAMEL_JAX_VERBOSE": "1"})  # JAX says what it loads
     assert r.returncode == 0, r.stderr[-3000:]
+    for program in ("jit_run_chunk", "jit_one_seed"):  # the golden run's training chunk and MJX evaluator: no compile
+        assert f"Persistent compilation cache hit for '{program}'" in r.stderr, (program, r.stderr[-3000:])
     assert (run_dir / "actor.msgpack").read_bytes() == whole  # bit for bit: the env states were checkpointed
     resumed = _check_run_dir(run_dir, config, evaluated=True)
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("steps_per_s", "wall_s")} for r in rows]

@@ -135,6 +135,10 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
         say()
     restored = None
     if resume_dir is not None:
+        # trace and lower the init as a fresh run does before its first chunk (no compile): what a process has traced
+        # decides how JAX shares small private functions between later modules, and without it a resumed MJX run's
+        # evaluator lowered to another module than the fresh run's, missing the compilation cache (docs/contributing.md)
+        jit_sharded(program.init, mesh, shardings).lower(keys, hyper, *program.init_args())
         restored = (program.restore(ckpt, shardings) if program.restore is not None
                     else ckpt.restore(program.template, shardings))
     if restored is None:  # a signal stops its compilation (signals.unless_stopped)
