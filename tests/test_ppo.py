@@ -5,7 +5,10 @@ task, and short runs of both backends writing the run directory, with resume."""
 
 import csv
 import functools
+import os
 import shutil
+import subprocess
+import sys
 
 import gymnasium as gym
 import jax
@@ -428,9 +431,6 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_pa
     resumed (its evaluation at 384 again, on the MJX evaluator). The resume is a process of its own, as a user's is:
     a second MJX training in this process would lower another module (docs/contributing.md, Tests) and compile it
     again (about 2 minutes of this CPU), where a fresh process loads the golden run's programs from the cache."""
-    import subprocess
-    import sys
-
     run_dir = tmp_path / "run"
     shutil.copytree(golden_run("ppo_mjx"), run_dir)
     config = PPOConfig.from_json(run_dir / "config.json")
@@ -450,8 +450,6 @@ def test_mjx_run_writes_the_run_directory_and_resumes_exactly(golden_run, tmp_pa
     shutil.rmtree(run_dir / "checkpoints" / "384")
     (run_dir / "actor.msgpack").unlink()
     _drop_rows_after(run_dir, 256)  # as if killed right after the checkpoint at 256
-    import os
-
     r = subprocess.run([sys.executable, "-m", "camel_jax.cli", "resume", str(run_dir), "--quiet"], capture_output=True,
                        text=True, timeout=900, check=False,
                        env={**os.environ, "JAX_LOG_COMPILES": "1", "CAMEL_JAX_VERBOSE": "1"})  # JAX says what it loads

@@ -133,17 +133,18 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     say = lambda: print(note, flush=True) if main and not config.quiet else None
     if resume_dir is None:  # before the initial state, which compiles too (MJX's env reset)
         say()
-    restored = None
+    restored, init, init_args = None, jit_sharded(program.init, mesh, shardings), None
     if resume_dir is not None:
         # trace and lower the init as a fresh run does before its first chunk (no compile): what a process has traced
         # decides how JAX shares small private functions between later modules, and without it a resumed MJX run's
         # evaluator lowered to another module than the fresh run's, missing the compilation cache (docs/contributing.md)
-        jit_sharded(program.init, mesh, shardings).lower(keys, hyper, *program.init_args())
+        init_args = program.init_args()
+        init.lower(keys, hyper, *init_args)
         restored = (program.restore(ckpt, shardings) if program.restore is not None
                     else ckpt.restore(program.template, shardings))
     if restored is None:  # a signal stops its compilation (signals.unless_stopped)
         done, state = signals.unless_stopped(
-            stop, lambda: jit_sharded(program.init, mesh, shardings)(keys, hyper, *program.init_args()))
+            stop, lambda: init(keys, hyper, *(program.init_args() if init_args is None else init_args)))
         if not done:
             ckpt.close()
             if program.host is not None:
