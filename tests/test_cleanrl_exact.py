@@ -246,6 +246,26 @@ def test_resume_without_buffer_waits_for_learning_starts_fresh_rows(tmp_path):
     assert np.isfinite(loss[450]) and np.isfinite(loss[600])
 
 
+# --- the gymnasium backend's two ways of stepping ------------------------------------------------------------------
+def test_gymnasium_blocks_compute_what_single_steps_do(tmp_path):
+    """Chunks of a multiple of loop.BLOCK iterations run as scanned blocks whose env step calls back into C MuJoCo;
+    other lengths one jitted call per step (loop.gym_step). The same run both ways (log every 100: blocks; every 50:
+    steps; both seeds, masking and the policy delay in play) ends with the same actor, bit for bit, and the same
+    training curve."""
+    assert loop.BLOCK == 100
+    runs = {}
+    for log_every in (100, 50):
+        out = tmp_path / f"log{log_every}"
+        loop.train(Config(env="hopper", backend="gymnasium", prior="random", seeds=(0, 1), total_steps=300,
+                          learning_starts=100, log_every=log_every, eval_episodes=0, hidden=(16, 16), batch_size=8,
+                          quiet=True, out=str(out)))
+        with open(out / "metrics.csv") as f:
+            runs[log_every] = (out / "actor.msgpack").read_bytes(), {(r["step"], r["seed"]): r for r in csv.DictReader(f)}
+    assert runs[100][0] == runs[50][0]
+    for key, row in runs[100][1].items():  # the rows both write; a row's means are over its own chunk
+        assert row["epsilon"] == runs[50][1][key]["epsilon"] and row["nonfinite"] == runs[50][1][key]["nonfinite"]
+
+
 # --- range checks ------------------------------------------------------------------------------------------------
 def test_hyper_ranges_cover_every_hyper_field():
     assert set(HYPER_RANGES) == set(Hyper.__dataclass_fields__)

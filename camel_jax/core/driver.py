@@ -6,8 +6,9 @@ One run, in order:
   the one resumed) -> the algorithm's `build` (envs, trainer, the state's shapes) -> the state (initialised, or
   restored from the latest checkpoint) -> chunks until the run's iterations are done -> the final policy.
 The one backend switch: on MJX a chunk is one call of the algorithm's compiled `run_chunk` (envs included, all
-members); on gymnasium the host drives the algorithm's `HostSteps` (one iteration per call: a TD3 env step, a PPO
-rollout and its update) around the C MuJoCo envs. An iteration is `config.steps_per_iteration` env steps per member.
+members); on gymnasium the algorithm's `HostSteps.chunk` steps the C MuJoCo envs on the host (TD3: a jitted scan
+whose env step calls back into them; PPO: a rollout, then its update, per iteration). An iteration is
+`config.steps_per_iteration` env steps per member.
 
 After every chunk: a metrics row per member (`Progress`), an evaluation every `eval_every` env steps (the algorithm's
 `greedy` in each of its EVAL_MODES: MJX in one program, gymnasium on C MuJoCo), and a checkpoint every
@@ -46,11 +47,8 @@ class HostSteps(Protocol):
         """The state to go on with after the envs were reset (a new run, or a resumed one: in-flight episodes
         restart) at `iteration`."""
 
-    def step(self, state, iteration: int) -> tuple[Any, Any]:
-        """One iteration; returns (state, its metrics per member, numpy)."""
-
-    def row(self, metrics: list) -> dict:
-        """The logged row per member of a chunk's iterations' metrics."""
+    def chunk(self, state, start: int, length: int) -> tuple[Any, dict]:
+        """`length` iterations from iteration `start`; returns (state, the logged row per member, numpy)."""
 
 
 @dataclasses.dataclass
@@ -180,11 +178,7 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
         if host is None:
             state, raw = chunk(state, i, length)
             return state, program.finish_row(distributed.to_host(raw))
-        metrics = []
-        for k in range(i, i + length):
-            state, m = host.step(state, k)
-            metrics.append(m)
-        return state, host.row(metrics)
+        return host.chunk(state, i, length)
 
     if stop.requested:  # before this process's first chunk: a new run directory goes, a resumed one stays
         close()

@@ -151,8 +151,13 @@ class HostSteps:
         learner, self.obs = self.see(learner, self.per_seed(self.env_state.obs))
         return learner
 
-    def row(self, per_iteration: list) -> dict:
-        return chunk_row(jax.tree.map(lambda *x: np.stack(x), *per_iteration))
+    def chunk(self, learner, start: int, length: int):
+        """`length` iterations from `start`, one rollout and its update each: (learner, the logged row per member)."""
+        rows = []
+        for k in range(start, start + length):
+            learner, row = self.step(learner, k)
+            rows.append(row)
+        return learner, chunk_row(jax.tree.map(lambda *x: np.stack(x), *rows))
 
     def step(self, learner, iteration: int):
         """One rollout and its update; returns (learner, this iteration's row per member, numpy)."""

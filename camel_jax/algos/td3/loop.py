@@ -2,8 +2,9 @@
 checkpoints): what a run records, the program it builds, and the gymnasium backend's host steps.
 
 No training logic lives here (that is camel_jax/algos/td3/trainer.py). On MJX each chunk is one call of the jitted
-`run_chunk` (all members). On gymnasium each env step is the C MuJoCo step and one call of the jitted `learn_act`
-(learn from this step, choose the next action), so the host waits on the device once per step.
+`run_chunk` (all members). On gymnasium each env step is the C MuJoCo step and the jitted `learn_act` (learn from
+this step, choose the next action), scanned BLOCK steps per call with the env step called back on the host
+(`HostSteps.chunk`).
 `resume(run_dir)` is `train` started from the run's latest checkpoint (camel_jax/core/checkpoint.py) instead of the
 init: chunk lengths depend only on the iteration, so a resumed MJX run computes exactly what an uninterrupted one does.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.experimental import io_callback
 
 from camel_jax import envs, specs
 from camel_jax.algos.td3.config import Config
@@ -32,6 +34,7 @@ from camel_jax.priors.baselines import ResolvedPrior, resolve
 METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length", "epsilon", "masked_frac",
                  "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
 EVAL_MODES = {"unmasked": 0.0, "masked": 1.0}  # label -> the masked flag the evaluator gives greedy()
+BLOCK = 100  # gymnasium backend: iterations per jitted call (HostSteps.chunk), for chunks of a multiple of it
 
 
 def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False, total_steps: int = 0) -> Path:
@@ -134,15 +137,18 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
 
 
 class HostSteps:
-    """The gymnasium backend's iterations (camel_jax/core/driver.py): one env step each, the C MuJoCo step with the
-    action chosen ahead, then one jitted call that stores the transition, updates, and chooses the next step's
-    action (`trainer.learn_act`), vmapped over members."""
+    """The gymnasium backend's iterations (camel_jax/core/driver.py). Each is one env step, the C MuJoCo step with the
+    action chosen ahead, then the update that stores the transition, learns, and chooses the next step's action
+    (`trainer.learn_act`), vmapped over members. `chunk` runs them BLOCK at a time in one jitted `lax.scan` whose env
+    step is an ordered `io_callback` into the C MuJoCo envs: the learner stays on the device and the host dispatches
+    one call per block, not one per step. A chunk whose length is not a multiple of BLOCK goes one call per step
+    (`gym_step`). Both ways compute the same bits."""
 
     def __init__(self, tr, venv, members: int):
         self.tr, self.venv, self.members = tr, venv, members
         self.act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))  # a run's first action, and after a resume
         self.learn_act = jax.jit(jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in place
-        self.env_state = self.action = None
+        self.env_state = self.action = self._block = None
 
     def start(self, learner, env_state, iteration: int):
         """After the envs were reset: a resumed run's masked flags were drawn for the killed episodes, so new ones
@@ -152,15 +158,50 @@ class HostSteps:
             learner = jax.jit(jax.vmap(self.tr.restart, in_axes=(0, None)), donate_argnums=0)(learner, iteration)
         return learner
 
-    def step(self, learner, k: int):
-        learner, self.env_state, self.action, metrics = gym_step(self.act, self.learn_act, self.venv, learner,
-                                                                 self.env_state, self.action, k, self.members)
-        return learner, metrics
+    def chunk(self, learner, start: int, length: int):
+        """`length` iterations from `start`: (learner, the logged row per member)."""
+        if self.action is None:  # a process's first step: its action is chosen first, as in gym_step
+            key, self.action = self.act(learner, self.env_state.obs.reshape(self.members, -1, self.venv.obs_dim),
+                                        start)
+            learner = learner.replace(key=key)
+        parts = []
+        if length % BLOCK == 0:  # in blocks (the usual log intervals); other lengths step by step, so that a run
+            self._block = self._block or self._make_block()  # compiles the per-step update only if it needs it
+            env_state = jax.tree.map(jnp.asarray, self.env_state)
+            for k in range(start, start + length, BLOCK):
+                (learner, env_state, self.action), metrics = self._block(learner, env_state, self.action, k)
+                parts.append(metrics)  # leaves: (BLOCK, members)
+            self.env_state, parts = env_state, jax.device_get(parts)
+        else:
+            for k in range(start, start + length):
+                learner, self.env_state, self.action, metrics = gym_step(
+                    self.act, self.learn_act, self.venv, learner, self.env_state, self.action, k, self.members)
+                parts.append(metrics)  # leaves: (members,)
+            parts = [jax.tree.map(lambda *x: np.stack(x), *jax.device_get(parts))]
+        steps = jax.tree.map(lambda *x: np.moveaxis(np.concatenate(x), 0, 1), *parts)  # leaves: (members, steps)
+        return learner, jax.tree.map(lambda *x: np.stack(x), *[summarize(jax.tree.map(lambda x, m=m: x[m], steps), np)
+                                                                for m in range(self.members)])
 
-    def row(self, metrics: list) -> dict:
-        steps = jax.tree.map(lambda *x: np.stack(x, 1), *jax.device_get(metrics))  # leaves: (members, steps)
-        return jax.tree.map(lambda *x: np.stack(x), *[summarize(jax.tree.map(lambda x, m=m: x[m], steps), np)
-                                                      for m in range(self.members)])
+    def _make_block(self):
+        """The jitted (learner, env state, action, start) -> ((learner, env state, next action), metrics of BLOCK
+        iterations from `start`, leading axis: iterations)."""
+        venv, members = self.venv, self.members
+        shapes = jax.tree.map(lambda x: jax.ShapeDtypeStruct(np.shape(x), jnp.asarray(x).dtype), self.env_state)
+        per_member = lambda x: x.reshape(members, -1, *x.shape[1:])
+
+        def env_step(action):  # on the host, called by the program in order
+            state = venv.step(None, np.asarray(action).reshape(venv.num_envs, -1))
+            return jax.tree.map(lambda x, s: np.asarray(x, s.dtype), state, shapes)
+
+        def iteration(carry, k):
+            learner, env_state, action = carry
+            new = io_callback(env_step, shapes, action, ordered=True)
+            learner, action, metrics = jax.vmap(self.tr.learn_act, in_axes=(0, 0, 0, 0, None))(
+                learner, per_member(env_state.obs), action, jax.tree.map(per_member, new), k)
+            return (learner, new, action), metrics
+
+        return jax.jit(lambda learner, env_state, action, start: jax.lax.scan(
+            iteration, (learner, env_state, action), start + jnp.arange(BLOCK)), donate_argnums=0)
 
 
 def gym_step(act, learn_act, venv, learner, env_state, action, k: int, seeds: int):
