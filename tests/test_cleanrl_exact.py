@@ -247,12 +247,13 @@ def test_resume_without_buffer_waits_for_learning_starts_fresh_rows(tmp_path):
 
 
 # --- the gymnasium backend's two ways of stepping ------------------------------------------------------------------
-def test_gymnasium_blocks_compute_what_single_steps_do(tmp_path):
-    """Chunks of a multiple of loop.BLOCK iterations run as scanned blocks whose env step calls back into C MuJoCo;
-    other lengths one jitted call per step (loop.gym_step). The same run both ways (log every 100: blocks; every 50:
-    steps; both seeds, masking and the policy delay in play) ends with the same actor, bit for bit, and the same
-    training curve."""
+def test_gymnasium_blocks_compute_what_single_steps_do(tmp_path, monkeypatch):
+    """In a long run (loop.BLOCKS_FROM iterations, lowered here), chunks of a multiple of loop.BLOCK iterations run as
+    scanned blocks whose env step calls back into C MuJoCo; other lengths one jitted call per step (loop.gym_step).
+    The same run both ways (log every 100: blocks; every 50: steps; both seeds, masking and the policy delay in play)
+    ends with the same actor, bit for bit, and the same training curve."""
     assert loop.BLOCK == 100
+    monkeypatch.setattr(loop, "BLOCKS_FROM", 300)
     runs = {}
     for log_every in (100, 50):
         out = tmp_path / f"log{log_every}"

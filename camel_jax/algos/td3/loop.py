@@ -35,6 +35,7 @@ METRIC_FIELDS = ("step", "seed", "episodes", "episode_return", "episode_length",
                  "critic_loss", "actor_loss", "q1", "nonfinite", "steps_per_s", "wall_s")
 EVAL_MODES = {"unmasked": 0.0, "masked": 1.0}  # label -> the masked flag the evaluator gives greedy()
 BLOCK = 100  # gymnasium backend: iterations per jitted call (HostSteps.chunk), for chunks of a multiple of it
+BLOCKS_FROM = 10_000  # ... in runs of at least this many iterations: the scanned block cannot be cached (below)
 
 
 def resume(run_dir: str | Path, quiet: bool | None = None, truncate: bool = False, total_steps: int = 0) -> Path:
@@ -111,7 +112,7 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
         else:
             venv = envs.make(config.env, "gymnasium", members * config.num_envs)
             tr = make_train(config, venv, prior.fn, updates_from=refill_from)
-            init, host = jax.vmap(tr.init_learner), HostSteps(tr, venv, members)  # state: Learner
+            init, host = jax.vmap(tr.init_learner), HostSteps(tr, venv, members, blocks=config.iterations >= BLOCKS_FROM)
         template = jax.eval_shape(init, keys, hyper)
 
         def restore(ckpt: Checkpoints, shardings):
@@ -141,11 +142,14 @@ class HostSteps:
     action chosen ahead, then the update that stores the transition, learns, and chooses the next step's action
     (`trainer.learn_act`), vmapped over members. `chunk` runs them BLOCK at a time in one jitted `lax.scan` whose env
     step is an ordered `io_callback` into the C MuJoCo envs: the learner stays on the device and the host dispatches
-    one call per block, not one per step. A chunk whose length is not a multiple of BLOCK goes one call per step
-    (`gym_step`). Both ways compute the same bits."""
+    one call per block, not one per step: 1.18x the steady rate on a 2-core CPU (docs/benchmarks/speed.md). But a
+    program with a host callback has the callback's address in its module, so JAX's persistent compilation cache
+    never serves it: every process compiles the block again (seconds). So only runs of at least BLOCKS_FROM
+    iterations use blocks (`blocks`), and only for chunks of a multiple of BLOCK; the rest goes one jitted call per
+    step (`gym_step`), whose program the cache keeps. Both ways compute the same bits."""
 
-    def __init__(self, tr, venv, members: int):
-        self.tr, self.venv, self.members = tr, venv, members
+    def __init__(self, tr, venv, members: int, blocks: bool = True):
+        self.tr, self.venv, self.members, self.blocks = tr, venv, members, blocks
         self.act = jax.jit(jax.vmap(tr.act, in_axes=(0, 0, None)))  # a run's first action, and after a resume
         self.learn_act = jax.jit(jax.vmap(tr.learn_act, in_axes=(0, 0, 0, 0, None)), donate_argnums=0)  # in place
         self.env_state = self.action = self._block = None
@@ -165,8 +169,8 @@ class HostSteps:
                                         start)
             learner = learner.replace(key=key)
         parts = []
-        if length % BLOCK == 0:  # in blocks (the usual log intervals); other lengths step by step, so that a run
-            self._block = self._block or self._make_block()  # compiles the per-step update only if it needs it
+        if self.blocks and length % BLOCK == 0:  # in blocks (the usual log intervals); other lengths step by step,
+            self._block = self._block or self._make_block()  # so a run compiles the per-step update only if needed
             env_state = jax.tree.map(jnp.asarray, self.env_state)
             for k in range(start, start + length, BLOCK):
                 (learner, env_state, self.action), metrics = self._block(learner, env_state, self.action, k)
@@ -200,8 +204,10 @@ class HostSteps:
                 learner, per_member(env_state.obs), action, jax.tree.map(per_member, new), k)
             return (learner, new, action), metrics
 
-        return jax.jit(lambda learner, env_state, action, start: jax.lax.scan(
-            iteration, (learner, env_state, action), start + jnp.arange(BLOCK)), donate_argnums=0)
+        def run_block(learner, env_state, action, start):
+            return jax.lax.scan(iteration, (learner, env_state, action), start + jnp.arange(BLOCK))
+
+        return jax.jit(run_block, donate_argnums=0)
 
 
 def gym_step(act, learn_act, venv, learner, env_state, action, k: int, seeds: int):
