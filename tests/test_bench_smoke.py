@@ -127,3 +127,21 @@ def test_whole_run_summary_and_markdown_give_each_cleanrl_variant_its_jax_and_ra
     assert "| warm | cleanrl_current | jax 0.10.2 (the same JAX as ours) | 1.5 | 1.5, 1.5, 1.5 |" in md
     assert "Against `cleanrl` (CleanRL's pinned set, jax 0.4.30): cold 1.5x, warm 1.786x." in md
     assert "Against `cleanrl_current` (the same JAX as ours, jax 0.10.2): cold 1.26x, warm 1.5x." in md
+
+
+def test_env_steps_benchmark_tables_each_backend_and_env_count(tmp_path):
+    """bench/env_steps.py (issue #26's env steps/s) at a tiny size on the gymnasium backend (its MJX cases compile for
+    minutes): one row per env count, a rate per repetition, the median among them, the versions and the command."""
+    out = tmp_path / "env_steps.json"
+    cmd = [sys.executable, "bench/env_steps.py", "--env", "hopper", "--backends", "gymnasium", "--num-envs", "1,3",
+           "--steps", "20", "--reps", "2", "--out", str(out)]
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, env=os.environ.copy(), check=False)
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads(out.read_text())
+    assert [(x["backend"], x["num_envs"]) for x in res["results"]] == [("gymnasium", 1), ("gymnasium", 3)]
+    for x in res["results"]:
+        assert len(x["rates"]) == 2 and all(_positive(v) for v in x["rates"])
+        assert min(x["rates"]) <= x["median"] <= max(x["rates"])
+    assert res["versions"]["mujoco"] and res["versions"]["gymnasium"] and "--env hopper" in res["command"]
+    table = out.with_suffix(".md").read_text()
+    assert table.count("\n| gymnasium | ") == 2

@@ -82,6 +82,17 @@ def gym_runner(task: str, num_envs: int, chunk: int):
     return first, timed
 
 
+def cpu_model() -> str:
+    """The CPU's model name (Linux), else what platform knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--env", default="humanoid")
@@ -113,7 +124,7 @@ def main(argv=None) -> int:
         r["median"] = statistics.median(r["rates"])
     record = {"command": "python bench/env_steps.py " + " ".join(argv if argv is not None else sys.argv[1:]),
               "env": args.env, "steps": args.steps, "chunk": args.chunk, "reps": args.reps,
-              "machine": {"cpu": platform.processor() or platform.machine(), "device": str(jax.devices()[0]),
+              "machine": {"cpu": cpu_model(), "device": str(jax.devices()[0]),
                           "cores": os.cpu_count()},
               "versions": {m: __import__(m).__version__ for m in ("jax", "mujoco", "gymnasium")},
               "results": results}
@@ -122,7 +133,7 @@ def main(argv=None) -> int:
     out.write_text(json.dumps(record, indent=2) + "\n")
     lines = [f"# Env steps/s of {args.env}, both backends (no agent; random actions)", "",
              f"Command: `{record['command']}`", "",
-             f"Device: {record['machine']['device']}, {record['machine']['cores']} cores; "
+             f"Device: {record['machine']['device']} ({record['machine']['cpu']}), {record['machine']['cores']} cores; "
              + ", ".join(f"{k} {v}" for k, v in record["versions"].items()), "",
              "| backend | num_envs | env steps/s (median) | per repetition | first call s (MJX: compile) |",
              "|---|---|---|---|---|"]
