@@ -7,7 +7,7 @@ compile time reported apart; gymnasium: the product's C MuJoCo pool stepped from
 `--reps` timed repetitions each after one untimed warm-up, and the table gives the median and the range of env
 steps/s (num_envs x steps / wall second) with the compile (MJX) or first-call time.
 
-    python bench/env_steps.py --env humanoid --num-envs 1,128 --out bench/results/env_steps_humanoid_cpu.json
+    python bench/env_steps.py --env humanoid --num-envs 1,128 --steps 300 --mjx-steps 30 --out bench/results/humanoid/env_steps_cpu.json
     python bench/env_steps.py --env hopper --num-envs 1,2 --steps 20 --reps 1 --out /tmp/e.json      # smoke
 """
 
@@ -99,6 +99,8 @@ def main(argv=None) -> int:
     p.add_argument("--num-envs", default="1,128", help="comma list")
     p.add_argument("--backends", default="gymnasium,mjx")
     p.add_argument("--steps", type=int, default=1000, help="steps per env per timed repetition")
+    p.add_argument("--mjx-steps", type=int, default=0,
+                   help="MJX's steps per env per repetition, if not --steps (MJX on a CPU is tens of times slower)")
     p.add_argument("--chunk", type=int, default=100, help="MJX steps per jitted call")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--out", required=True)
@@ -106,42 +108,52 @@ def main(argv=None) -> int:
     counts = [int(n) for n in args.num_envs.split(",")]
     backends = args.backends.split(",")
     make = {"mjx": mjx_runner, "gymnasium": gym_runner}
+    steps_of = lambda backend: args.mjx_steps if backend == "mjx" and args.mjx_steps > 0 else args.steps
     runners, results = {}, []
     for n in counts:
         for b in backends:
             print(f"{b} num_envs={n}: building and compiling", flush=True)
-            first, timed = make[b](args.env, n, min(args.chunk, args.steps))
-            timed(min(args.steps, args.chunk), jax.random.PRNGKey(2))  # untimed warm-up
+            steps = steps_of(b)
+            first, timed = make[b](args.env, n, min(args.chunk, steps))
+            print(f"{b} num_envs={n}: first call {first:.1f} s", flush=True)
+            timed(min(steps, args.chunk), jax.random.PRNGKey(2))  # untimed warm-up
             runners[(b, n)] = timed
             results.append({"backend": b, "num_envs": n, "first_call_s": round(first, 2), "rates": []})
     for rep in range(args.reps):  # the cases alternate within each repetition
         for r in results:
-            rate = runners[(r["backend"], r["num_envs"])](args.steps, jax.random.PRNGKey(10 + rep))
+            rate = runners[(r["backend"], r["num_envs"])](steps_of(r["backend"]), jax.random.PRNGKey(10 + rep))
             r["rates"].append(round(rate, 1))
             print(f"rep {rep + 1}/{args.reps} {r['backend']:9s} num_envs={r['num_envs']:4d} {rate:10.1f} env steps/s",
                   flush=True)
+        write(args, argv, results, reps_done=rep + 1)  # after every repetition: a stopped run keeps what it measured
+    print(Path(args.out).with_suffix(".md").read_text())
+    return 0
+
+
+def write(args, argv, results, reps_done: int) -> None:
+    """The JSON record and the markdown table of the repetitions done so far."""
     for r in results:
         r["median"] = statistics.median(r["rates"])
+    steps = {"gymnasium": args.steps, "mjx": args.mjx_steps if args.mjx_steps > 0 else args.steps}
     record = {"command": "python bench/env_steps.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-              "env": args.env, "steps": args.steps, "chunk": args.chunk, "reps": args.reps,
-              "machine": {"cpu": cpu_model(), "device": str(jax.devices()[0]),
-                          "cores": os.cpu_count()},
+              "env": args.env, "steps": steps, "chunk": args.chunk, "reps": args.reps, "reps_done": reps_done,
+              "machine": {"cpu": cpu_model(), "device": str(jax.devices()[0]), "cores": os.cpu_count()},
               "versions": {m: __import__(m).__version__ for m in ("jax", "mujoco", "gymnasium")},
               "results": results}
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(record, indent=2) + "\n")
-    lines = [f"# Env steps/s of {args.env}, both backends (no agent; random actions)", "",
+    lines = [f"# Env steps/s of {args.env} (no agent; random actions)", "",
              f"Command: `{record['command']}`", "",
              f"Device: {record['machine']['device']} ({record['machine']['cpu']}), {record['machine']['cores']} cores; "
-             + ", ".join(f"{k} {v}" for k, v in record["versions"].items()), "",
-             "| backend | num_envs | env steps/s (median) | per repetition | first call s (MJX: compile) |",
-             "|---|---|---|---|---|"]
-    lines += [f"| {r['backend']} | {r['num_envs']} | {r['median']:,.0f} | {', '.join(f'{x:,.0f}' for x in r['rates'])} "
-              f"| {r['first_call_s']} |" for r in results]
+             + ", ".join(f"{k} {v}" for k, v in record["versions"].items())
+             + f"; {reps_done} of {args.reps} repetitions done", "",
+             ("| backend | num_envs | steps per env per repetition | env steps/s (median) | per repetition "
+             "| first call s (MJX: compile) |"),
+             "|---|---|---|---|---|---|"]
+    lines += [f"| {r['backend']} | {r['num_envs']} | {steps[r['backend']]} | {r['median']:,.0f} "
+              f"| {', '.join(f'{x:,.0f}' for x in r['rates'])} | {r['first_call_s']} |" for r in results]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    print(out.with_suffix(".md").read_text())
-    return 0
 
 
 if __name__ == "__main__":

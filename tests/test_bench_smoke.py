@@ -143,5 +143,6 @@ def test_env_steps_benchmark_tables_each_backend_and_env_count(tmp_path):
         assert len(x["rates"]) == 2 and all(_positive(v) for v in x["rates"])
         assert min(x["rates"]) <= x["median"] <= max(x["rates"])
     assert res["versions"]["mujoco"] and res["versions"]["gymnasium"] and "--env hopper" in res["command"]
+    assert res["reps_done"] == 2 and res["steps"]["gymnasium"] == 20
     table = out.with_suffix(".md").read_text()
     assert table.count("\n| gymnasium | ") == 2
