@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -27,6 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's c
 import jax
 
 from camel_jax import envs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from throughput import machine_info  # bench/throughput.py: CPU model, versions, devices
 
 
 def mjx_runner(task: str, num_envs: int, chunk: int):
@@ -82,17 +83,6 @@ def gym_runner(task: str, num_envs: int, chunk: int):
     return first, timed
 
 
-def cpu_model() -> str:
-    """The CPU's model name (Linux), else what platform knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--env", default="humanoid")
@@ -108,37 +98,36 @@ def main(argv=None) -> int:
     counts = [int(n) for n in args.num_envs.split(",")]
     backends = args.backends.split(",")
     make = {"mjx": mjx_runner, "gymnasium": gym_runner}
-    steps_of = lambda backend: args.mjx_steps if backend == "mjx" and args.mjx_steps > 0 else args.steps
+    steps = {"gymnasium": args.steps, "mjx": args.mjx_steps if args.mjx_steps > 0 else args.steps}
+    machine = machine_info()
     runners, results = {}, []
     for n in counts:
         for b in backends:
             print(f"{b} num_envs={n}: building and compiling", flush=True)
-            steps = steps_of(b)
-            first, timed = make[b](args.env, n, min(args.chunk, steps))
+            first, timed = make[b](args.env, n, min(args.chunk, steps[b]))
             print(f"{b} num_envs={n}: first call {first:.1f} s", flush=True)
-            timed(min(steps, args.chunk), jax.random.PRNGKey(2))  # untimed warm-up
+            timed(min(steps[b], args.chunk), jax.random.PRNGKey(2))  # untimed warm-up
             runners[(b, n)] = timed
             results.append({"backend": b, "num_envs": n, "first_call_s": round(first, 2), "rates": []})
     for rep in range(args.reps):  # the cases alternate within each repetition
         for r in results:
-            rate = runners[(r["backend"], r["num_envs"])](steps_of(r["backend"]), jax.random.PRNGKey(10 + rep))
+            rate = runners[(r["backend"], r["num_envs"])](steps[r["backend"]], jax.random.PRNGKey(10 + rep))
             r["rates"].append(round(rate, 1))
             print(f"rep {rep + 1}/{args.reps} {r['backend']:9s} num_envs={r['num_envs']:4d} {rate:10.1f} env steps/s",
                   flush=True)
-        write(args, argv, results, reps_done=rep + 1)  # after every repetition: a stopped run keeps what it measured
+        write(args, argv, results, steps, machine, reps_done=rep + 1)  # after every repetition: a stopped run keeps what it measured
     print(Path(args.out).with_suffix(".md").read_text())
     return 0
 
 
-def write(args, argv, results, reps_done: int) -> None:
+def write(args, argv, results, steps: dict, machine: dict, reps_done: int) -> None:
     """The JSON record and the markdown table of the repetitions done so far."""
     for r in results:
         r["median"] = statistics.median(r["rates"])
-    steps = {"gymnasium": args.steps, "mjx": args.mjx_steps if args.mjx_steps > 0 else args.steps}
     record = {"command": "python bench/env_steps.py " + " ".join(argv if argv is not None else sys.argv[1:]),
               "env": args.env, "steps": steps, "chunk": args.chunk, "reps": args.reps, "reps_done": reps_done,
-              "machine": {"cpu": cpu_model(), "device": str(jax.devices()[0]), "cores": os.cpu_count()},
-              "versions": {m: __import__(m).__version__ for m in ("jax", "mujoco", "gymnasium")},
+              "machine": {"cpu": machine["cpu_model"], "device": machine["devices"][0], "cores": machine["cpu_count"]},
+              "versions": {m: machine["versions"][m] for m in ("jax", "mujoco", "gymnasium")},
               "results": results}
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
