@@ -46,9 +46,26 @@ def test_resume_refuses_to_cut_rows_logged_after_the_last_checkpoint(quickstart,
     before = _digests(quickstart)
     assert main(["resume", str(quickstart), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "has logged rows up to step 60000 but its last checkpoint is at step 0" in err and "--truncate" in err
+    assert "has logged rows up to step 60000 but no checkpoint" in err and "--truncate" in err
+    [line] = [ln for ln in err.splitlines() if ln.startswith("camel-jax")]  # the error: one line, after the announce
+    assert "--overwrite" in line and "no checkpoint" in line
     assert _digests(quickstart) == before
 
+
+def test_truncate_names_the_checkpoint_it_would_continue_from_and_cuts_only_when_told(quickstart):
+    """runs.truncate, the resume's guard: rows after the last checkpoint are an error naming that checkpoint (or
+    saying there is none), and with --truncate they go, the rows up to the checkpoint kept."""
+    from camel_jax.core import runs
+
+    (quickstart / "checkpoints" / "20000").mkdir(parents=True)
+    with pytest.raises(ValueError, match="up to step 60000 but its last checkpoint is at step 20000; resuming would "
+                                         "drop the rows after step 20000"):
+        runs.truncate(quickstart, 20_000)
+    runs.truncate(quickstart, 20_000, allow=True)
+    assert runs.last_logged_step(quickstart) == 20_000
+    shutil.rmtree(quickstart / "checkpoints")
+    with pytest.raises(ValueError, match="up to step 20000 but no checkpoint"):
+        runs.truncate(quickstart, 0)
 
 def test_default_reports_never_replace_an_existing_one(tmp_path, capsys):
     prior = tmp_path / "hopper.py"

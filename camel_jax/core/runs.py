@@ -172,6 +172,10 @@ def truncate(run_dir: Path, step: int, allow: bool = False) -> None:
     Unless `allow`, rows after `step` are an error instead: a resume never silently cuts a run's logged results."""
     last = last_logged_step(run_dir)
     if last > step and not allow:
+        if step == 0 and not has_checkpoint(run_dir):  # stopped before its first checkpoint was written
+            raise ValueError(f"{run_dir} has logged rows up to step {last} but no checkpoint (it was stopped before "
+                             "its first one was written); resuming would start it again from step 0 and drop its "
+                             "rows: pass --truncate to do that, or train it again with --overwrite")
         raise ValueError(f"{run_dir} has logged rows up to step {last} but its last checkpoint is at step {step}; "
                          f"resuming would drop the rows after step {step}: copy the run first, then pass --truncate "
                          "to continue from the checkpoint")
