@@ -67,6 +67,7 @@ def test_truncate_names_the_checkpoint_it_would_continue_from_and_cuts_only_when
     with pytest.raises(ValueError, match="up to step 20000 but no checkpoint"):
         runs.truncate(quickstart, 0)
 
+
 def test_default_reports_never_replace_an_existing_one(tmp_path, capsys):
     prior = tmp_path / "hopper.py"
     shutil.copy(loader.shipped_prior("hopper"), prior)
