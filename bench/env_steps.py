@@ -115,7 +115,8 @@ def main(argv=None) -> int:
             r["rates"].append(round(rate, 1))
             print(f"rep {rep + 1}/{args.reps} {r['backend']:9s} num_envs={r['num_envs']:4d} {rate:10.1f} env steps/s",
                   flush=True)
-        write(args, argv, results, steps, machine, reps_done=rep + 1)  # after every repetition: a stopped run keeps what it measured
+        # after every repetition: a stopped run keeps what it measured
+        write(args, argv, results, steps, machine, reps_done=rep + 1)
     print(Path(args.out).with_suffix(".md").read_text())
     return 0
 
