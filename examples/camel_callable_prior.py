@@ -2,7 +2,10 @@
 your code), trained on Hopper beside plain TD3 on the same seeds, then both scored by the agent alone (unmasked) and
 CAMEL's agent also inside its prior's box (masked).
 
-    python examples/camel_callable_prior.py [OUT_DIR] [TOTAL_STEPS]      (CI runs it with 300 steps)
+    python examples/camel_callable_prior.py [OUT_DIR] [TOTAL_STEPS] [--small]      (CI: 256 steps, --small)
+
+`--small` (anywhere on the line): 16 x 16 networks and small minibatches, a smoke test of every stage in seconds
+(CI runs it so, at a tiny number of steps); the results mean nothing at that size.
 """
 
 import sys
@@ -20,10 +23,13 @@ def lean_and_push(obs):
     return jnp.tanh(jnp.array([-0.2, 0.3, 0.1]) + lean * jnp.array([-1.0, 0.5, 0.5]))
 
 
-out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/callable_prior")
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 30_000
+args = [a for a in sys.argv[1:] if a != "--small"]
+small = {"hidden": (16, 16), "batch_size": 32} if "--small" in sys.argv else {}
+out = Path(args[0] if args else "runs/callable_prior")
+steps = int(args[1]) if len(args) > 1 else 30_000
 config = cj.Config(env="hopper", backend="gymnasium", seeds=(0, 1), total_steps=steps, learning_starts=steps // 3,
-                   eval_every=steps, eval_episodes=2, log_every=max(steps // 10, 1), quiet=True, overwrite=True)
+                   eval_every=steps, eval_episodes=2, log_every=max(steps // 10, 1), quiet=True, overwrite=True,
+                   **small)
 camel = cj.train(config, prior=lean_and_push, out=str(out / "camel"))
 td3 = cj.train(config, prior="none", out=str(out / "td3"))
 

@@ -2,7 +2,10 @@
 `delta` x the masking schedule `mask_fraction` x 2 seeds = 8 members trained together (vmapped), then the final
 unmasked evaluation of each grid point, averaged over its seeds.
 
-    python examples/hyperparameter_grid.py [OUT_DIR] [TOTAL_STEPS]      (CI runs it with 300 steps)
+    python examples/hyperparameter_grid.py [OUT_DIR] [TOTAL_STEPS] [--small]      (CI: 256 steps, --small)
+
+`--small` (anywhere on the line): 16 x 16 networks and small minibatches, a smoke test of every stage in seconds
+(CI runs it so, at a tiny number of steps); the results mean nothing at that size.
 
 Settings that change the program itself (network sizes, batch size, the prior) need `camel-jax sweep`, which runs
 one program per combination (docs: guides/sweeps.md).
@@ -15,11 +18,14 @@ import numpy as np
 
 import camel_jax as cj
 
-out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/grid_example")
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 30_000
+args = [a for a in sys.argv[1:] if a != "--small"]
+small = {"hidden": (16, 16), "batch_size": 32} if "--small" in sys.argv else {}
+out = Path(args[0] if args else "runs/grid_example")
+steps = int(args[1]) if len(args) > 1 else 30_000
 config = cj.Config(env="hopper", backend="gymnasium", prior="hopper", seeds=(0, 1),
                    grid=("delta=0.1,0.3", "mask_fraction=0.25,0.5"), total_steps=steps, learning_starts=steps // 3,
-                   eval_every=steps, eval_episodes=2, log_every=max(steps // 10, 1), quiet=True, overwrite=True)
+                   eval_every=steps, eval_episodes=2, log_every=max(steps // 10, 1), quiet=True, overwrite=True,
+                   **small)
 print(f"{len(config.members())} members: {config.members()}")
 result = cj.train(config, out=str(out))
 

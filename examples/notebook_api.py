@@ -2,7 +2,10 @@
 (`prior="hopper"`; `prior="tuned:hopper"` is the controller searched for in simulation) and plain TD3 on the same
 seeds, read the curves back as arrays, plot them, and run the final actor.
 
-    python examples/notebook_api.py [OUT_DIR] [TOTAL_STEPS]
+    python examples/notebook_api.py [OUT_DIR] [TOTAL_STEPS] [--small]
+
+`--small` (anywhere on the line): 16 x 16 networks and small minibatches, a smoke test of every stage in seconds
+(CI runs it so, at a tiny number of steps); the results mean nothing at that size.
 """
 
 import sys
@@ -16,10 +19,13 @@ import numpy as np
 
 import camel_jax as cj
 
-out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/notebook")
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20_000
+args = [a for a in sys.argv[1:] if a != "--small"]
+small = {"hidden": (16, 16), "batch_size": 32} if "--small" in sys.argv else {}
+out = Path(args[0] if args else "runs/notebook")
+steps = int(args[1]) if len(args) > 1 else 20_000
 base = cj.Config(env="hopper", backend="gymnasium", seeds=(0, 1), total_steps=steps, learning_starts=steps // 4,
-                 eval_every=steps // 4, eval_episodes=2, log_every=max(steps // 20, 1), quiet=True, overwrite=True)
+                 eval_every=steps // 4, eval_episodes=2, log_every=max(steps // 20, 1), quiet=True, overwrite=True,
+                 **small)
 rows = []
 camel = cj.train(base, prior="hopper", out=str(out / "camel"), callback=lambda step, row: rows.append(step))
 td3 = cj.train(base, prior="none", out=str(out / "td3"))

@@ -6,8 +6,11 @@ So that the example runs without one, this script writes answers in the format t
 of each window is critical; the suggestion straightens the leg, rated 0.5): they stand in for a real model's, which
 you would save in their place.
 
-    python examples/ultra_recorded.py [OUT_DIR] [BASE_STEPS] [REFINE_STEPS] [NUM_STEPS]
-    (CI: 384 base steps, 128 refinement steps, 64-step rollouts)
+    python examples/ultra_recorded.py [OUT_DIR] [BASE_STEPS] [REFINE_STEPS] [NUM_STEPS] [--small]
+    (CI: 384 base steps, 128 refinement steps, 64-step rollouts, --small)
+
+`--small` (anywhere on the line): the base PPO's networks 16 x 16 and 2 epochs, a smoke test of every stage in seconds
+(CI runs it so, at a tiny number of steps); the results mean nothing at that size.
 """
 
 import json
@@ -17,8 +20,10 @@ from pathlib import Path
 from camel_jax import cli
 from camel_jax.ultra.work import open_work
 
-out = Path(sys.argv[1] if len(sys.argv) > 1 else "runs/ultra_example")
-base_steps, refine_steps, rollout = (sys.argv[2:5] + ["100000", "50000", "2048"][len(sys.argv[2:5]):])[:3]
+args = [a for a in sys.argv[1:] if a != "--small"]
+small = ["--hidden", "16", "16", "--update-epochs", "2"] if "--small" in sys.argv else []  # the refinement: the same
+out = Path(args[0] if args else "runs/ultra_example")
+base_steps, refine_steps, rollout = (args[1:4] + ["100000", "50000", "2048"][len(args[1:4]):])[:3]
 work, base = out / "work", out / "base"
 
 
@@ -36,7 +41,7 @@ def answer(path: Path, value: dict) -> None:
 # 1. the policy to refine: PPO on Hopper (2 seeds), and ten of its episodes per seed collected
 run("train", "--algo", "ppo", "--env", "hopper", "--backend", "gymnasium", "--seeds", "0,1", "--num-envs", 2,
     "--num-steps", rollout, "--num-minibatches", 4, "--total-steps", base_steps, "--eval-episodes", 0,
-    "--out", base, "--overwrite", "--quiet")
+    "--out", base, "--overwrite", "--quiet", *small)
 run("ultra", "collect", base, "--out", work, "--episodes", 3, "--window-steps", 8, "--overwrite")
 
 # 2. identification: print the prompts (WORK/recorded/prompts/seed_K/), answer each, read the answers back

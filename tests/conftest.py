@@ -65,6 +65,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# Which programs the suite compiles, and for how long (issue #27): with CAMEL_JAX_TEST_COMPILES=FILE, this process
+# and every Python process it starts log each tracing, lowering and compilation to FILE (tests/compile_log).
+if os.environ.get("CAMEL_JAX_TEST_COMPILES"):
+    _LOG = str(Path(__file__).parent / "compile_log")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_LOG, os.environ.get("PYTHONPATH")) if p)
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location("_compile_log", Path(_LOG) / "sitecustomize.py")
+    _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
+
+
 # Where the suite's time goes (issue #27): with CAMEL_JAX_TEST_CPU=FILE, each test's CPU seconds (this process and
 # the subprocesses it waited for, so machine load does not inflate it as it does wall time) go to FILE as JSON lines.
 if os.environ.get("CAMEL_JAX_TEST_CPU"):

@@ -53,9 +53,10 @@ def test_load_prior_by_name_or_path():
 
 
 def test_the_example_script_runs(tmp_path):
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "notebook_api.py"), str(tmp_path), "400"],
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "notebook_api.py"), str(tmp_path), "400", "--small"],
                          capture_output=True, text=True, timeout=900, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads((tmp_path / "camel" / "config.json").read_text())["hidden"] == [16, 16]  # --small took effect
     assert "CAMEL (LLM prior: claude, answer 3): unmasked eval return" in out.stdout
     assert "TD3: unmasked eval return" in out.stdout
     assert (tmp_path / "curves.png").stat().st_size > 10_000

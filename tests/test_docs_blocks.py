@@ -46,11 +46,12 @@ TINY = [
     (re.compile(r"\blearning_starts=[\d_]+"), "learning_starts=128"),
     (re.compile(r"\beval_every=[\d_]+"), "eval_every=256"),
     (re.compile(r"\beval_episodes=[1-9][\d_]*"), "eval_episodes=1"),
-    # the examples take their sizes as arguments: the smallest that still exercise every stage
-    (re.compile(r"(python examples/(?:camel_callable_prior|hyperparameter_grid)\.py \S+) \d+"), r"\1 256"),
-    (re.compile(r"(python examples/ppo\.py \S+) \d+ \d+"), r"\1 384 64"),
-    (re.compile(r"(python examples/ultra_recorded\.py \S+) \d+ \d+ \d+"), r"\1 384 128 64"),
-    (re.compile(r"(python examples/notebook_api\.py \S+) \d+"), r"\1 400"),
+    # the examples take their sizes as arguments: the smallest that still exercise every stage, and --small (16 x 16
+    # networks, small minibatches: at their written sizes they compiled and updated 256 x 256 networks, ~180 CPU-s)
+    (re.compile(r"(python examples/(?:camel_callable_prior|hyperparameter_grid)\.py \S+) \d+"), r"\1 256 --small"),
+    (re.compile(r"(python examples/ppo\.py \S+) \d+ \d+"), r"\1 384 64 --small"),
+    (re.compile(r"(python examples/ultra_recorded\.py \S+) \d+ \d+ \d+"), r"\1 384 128 64 --small"),
+    (re.compile(r"(python examples/notebook_api\.py \S+) \d+"), r"\1 400 --small"),
 ]
 # What a page's blocks must leave behind, beyond exiting 0 (globs in the scratch checkout).
 EXPECT = {

@@ -57,12 +57,17 @@ class Program:
 
     trainer: Any  # its trainer functions; the shell uses `greedy(learner, obs, masked_flag)` to evaluate
     template: Any  # jax.eval_shape of the member-stacked state: MJX: learner and envs (`.learner`); gymnasium: learner
-    init: Callable  # (keys, hyper, *init_args()) -> state with a leading member axis (jitted, placed by the shell)
+    init: Callable  # (keys, hyper, *parts(keys), *init_args()) -> state with a leading member axis (jitted, placed)
     export: Callable  # learner -> the pytree of actor.msgpack (the final policy of every member)
     run_chunk: Callable | None = None  # MJX: (state, start_iteration, length: static) -> (state, raw row)
     finish_row: Callable = lambda raw: raw  # MJX: the raw row of a chunk on the host -> the logged row per member
     host: HostSteps | None = None  # gymnasium
     init_args: Callable[[], tuple] = tuple  # more arguments of init, made only for a fresh state
+    # (keys) -> the leading arguments of init that compile alone, before init_args(): the networks' initial weights
+    # (their random draws compile about as long as a training step) and MJX's env reset. Their program is keyed
+    # only by what they depend on (the networks, the task, the member count), so runs of other lengths, batch sizes
+    # or buffers share it from the compilation cache; init, keyed by the whole state, is left with little to compile.
+    parts: Callable | None = None
     restore: Callable | None = None  # (checkpoints, shardings) -> (state, meta) or None; default: the template's
     checkpoint_extra: dict = dataclasses.field(default_factory=dict)  # recorded with every checkpoint
     compiling: str = "the training chunk"  # what the first chunk compiles, for the console
@@ -132,17 +137,18 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     if resume_dir is None:  # before the initial state, which compiles too (MJX's env reset)
         say()
     restored, init, init_args = None, jit_sharded(program.init, mesh, shardings), None
+    parts = (lambda: ()) if program.parts is None else (lambda: jax.jit(program.parts)(keys))
     if resume_dir is not None:
         # trace and lower the init as a fresh run does before its first chunk (no compile): what a process has traced
         # decides how JAX shares small private functions between later modules, and without it a resumed MJX run's
         # evaluator lowered to another module than the fresh run's, missing the compilation cache (docs/contributing.md)
-        init_args = program.init_args()
+        init_args = (*parts(), *program.init_args())
         init.lower(keys, hyper, *init_args)
         restored = (program.restore(ckpt, shardings) if program.restore is not None
                     else ckpt.restore(program.template, shardings))
     if restored is None:  # a signal stops its compilation (signals.unless_stopped)
         done, state = signals.unless_stopped(
-            stop, lambda: init(keys, hyper, *(program.init_args() if init_args is None else init_args)))
+            stop, lambda: init(keys, hyper, *((*parts(), *program.init_args()) if init_args is None else init_args)))
         if not done:
             ckpt.close()
             if program.host is not None:

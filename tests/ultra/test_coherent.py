@@ -181,7 +181,7 @@ def test_collection_runs_on_the_backend_the_base_run_trained_on(ppo_base, tmp_pa
     shutil.copytree(ppo_base, base)
     config = json.loads((base / "config.json").read_text())
     (base / "config.json").write_text(json.dumps({**config, "backend": "mjx"}))
-    assert ultra("collect", base, "--out", tmp_path / "w", "--episodes", 2, "--policy", "mean") == 0
+    assert ultra("collect", base, "--out", tmp_path / "w", "--episodes", 2) == 0
     assert "collected on mjx, the backend the base run trained on" in capsys.readouterr().out
     w = open_work(tmp_path / "w")
     assert w.backend == "mjx"

@@ -88,12 +88,16 @@ def _train(config: PPOConfig, stop: signals.StopRequests, resume_dir: Path | Non
         if config.backend == "mjx":
             env = envs.make(config.env, "mjx", config.num_envs, config.mjx_impl, members * config.num_envs)
             tr = make_train(config, env, guide, flat_envs=mesh is None)
-            init, host = jax.vmap(tr.init), None  # state: TrainState (learner, MJX envs, next observation)
+            init, parts, host = jax.vmap(tr.init), jax.vmap(tr.init_parts), None  # state: TrainState (learner, MJX
+            #                                                                       envs, next observation)
         else:
             venv = envs.make(config.env, "gymnasium", members * config.num_envs)
             tr = make_train(config, venv, guide)
             init, host = jax.vmap(tr.init_learner), HostSteps(tr, venv, members, config.num_steps)  # state: Learner
-        template = jax.eval_shape(init, keys, hyper, guide_state)
+
+            def parts(keys):  # the initial weights (camel_jax/core/driver.py, Program)
+                return (jax.vmap(tr.first_params)(keys),)
+        template = jax.eval_shape(lambda k, h, g: init(k, h, *parts(k), g), keys, hyper, guide_state)
 
         def init_args() -> tuple:  # a fresh state: the guide's, and the start of a continued run (init_from)
             start = load_policy(config.init_from, template) if config.init_from else None
@@ -105,7 +109,7 @@ def _train(config: PPOConfig, stop: signals.StopRequests, resume_dir: Path | Non
 
         export = lambda learner: {"params": learner.params, "obs_stats": learner.obs_stats,
                                   "reward_stats": learner.reward_scaler.stats}
-        return driver.Program(trainer=tr, template=template, init=init, init_args=init_args, export=export,
+        return driver.Program(trainer=tr, template=template, init=init, parts=parts, init_args=init_args, export=export,
                               run_chunk=tr.run_chunk, finish_row=chunk_row, host=host,
                               compiling=f"PPO's {'training chunk' if config.backend == 'mjx' else 'update'}")
 

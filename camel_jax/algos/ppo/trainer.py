@@ -68,14 +68,16 @@ class TrainState:
 
 
 class PPOTrain(NamedTuple):
-    init_learner: Callable  # (key, hyper, guide_state, start) -> Learner
+    init_learner: Callable  # (key, hyper, [params,] guide_state, start) -> Learner
     see: Callable  # (learner, raw obs) -> (learner, normalised obs): statistics updated
     act: Callable  # (learner, norm obs, raw obs) -> (learner, half-filled Transition, env action)
     observe: Callable  # (learner, transition, env_state) -> (learner, Transition, next norm obs, step metrics)
     observe_act: Callable  # observe, then act on the next obs: (learner, tr, env_state) -> (learner, Transition,
     #                        next half-filled Transition, next env action, step metrics)
     update: Callable  # (learner, rollout Transition (steps, envs, ...), next norm obs) -> (learner, stats)
-    init: Callable  # MJX: (key, hyper, guide_state, start) -> TrainState
+    init: Callable  # MJX: (key, hyper, [params, env_state,] guide_state, start) -> TrainState
+    first_params: Callable  # gymnasium: key -> the network weights init_learner(key, hyper) makes
+    init_parts: Callable  # MJX: key -> (params, env_state), those init(key, hyper) makes
     run_chunk: Callable  # MJX: (TrainState with a leading seed axis, iterations) -> (same, per-iteration rows)
     greedy: Callable  # (learner, raw obs, masked) -> the mean action (statistics frozen); `masked` is ignored
     net: ppo.ActorCritic
@@ -91,12 +93,16 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None, flat_envs: bo
     schedule = ppo.step_size(config.learning_rate, config.anneal_lr, config.iterations, steps_per_update)
     tx = ppo.optimizer(schedule, config.max_grad_norm)
 
-    def init_learner(key, hyper: ppo.Hyper, guide_state=None, start=None) -> Learner:
-        """`start`: {"params", "obs_stats"[, "reward_stats"]} of a finished run (its actor.msgpack) to continue from:
+    def init_learner(key, hyper: ppo.Hyper, params=None, guide_state=None, start=None) -> Learner:
+        """`params`: `first_params(key)`, made in a program of its own (the run shell's `parts`); None: made here.
+        `start`: {"params", "obs_stats"[, "reward_stats"]} of a finished run (its actor.msgpack) to continue from:
         its policy, value net, observation statistics and, when it has them, the statistics of its reward
         normaliser (the running returns of the new envs start at 0, as their episodes do); None: fresh."""
         k_net, key = jax.random.split(key)
-        params = net.init(k_net, jnp.zeros((1, obs_dim))) if start is None else start["params"]
+        if start is not None:
+            params = start["params"]
+        elif params is None:
+            params = net.init(k_net, jnp.zeros((1, obs_dim)))
         obs_stats = normalize.init_stats((obs_dim,)) if start is None else start["obs_stats"]
         reward_scaler = normalize.init_reward(n)
         if start is not None and start.get("reward_stats") is not None:
@@ -161,11 +167,19 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None, flat_envs: bo
         stats["learning_rate"] = schedule(opt_state[1][0].count - 1)  # of the update just made (Adam's count)
         return learner.replace(params=params, opt_state=opt_state, key=key), stats
 
-    def init(key, hyper: ppo.Hyper, guide_state=None, start=None) -> TrainState:
+    def first_params(key):
+        return net.init(jax.random.split(key)[0], jnp.zeros((1, obs_dim)))
+
+    def init(key, hyper: ppo.Hyper, params=None, env_state=None, guide_state=None, start=None) -> TrainState:
+        """`params, env_state`: `init_parts(key)`, made in a program of their own; None: made here."""
         k_env, k_learn = jax.random.split(key)
-        env_state = env.reset(k_env)
-        learner, obs = see(init_learner(k_learn, hyper, guide_state, start), env_state.obs)
+        env_state = env.reset(k_env) if env_state is None else env_state
+        learner, obs = see(init_learner(k_learn, hyper, params, guide_state, start), env_state.obs)
         return TrainState(learner, env_state, obs)
+
+    def init_parts(key):
+        k_env, k_learn = jax.random.split(key)
+        return first_params(k_learn), env.reset(k_env)
 
     def run_chunk(state: TrainState, start, length: int):
         """`length` iterations of every member; `state` is `init` vmapped over members (leading axis). `start`: the
@@ -200,7 +214,8 @@ def make_train(config: PPOConfig, env, guide: Guide | None = None, flat_envs: bo
         del masked  # PPO has no masking: the signature is evaluate.py's
         return jnp.clip(net.apply(learner.params, frozen_input(config, learner, raw_obs))[0], -1.0, 1.0)
 
-    return PPOTrain(init_learner, see, act, observe, observe_act, update, init, run_chunk, greedy, net)
+    return PPOTrain(init_learner, see, act, observe, observe_act, update, init, first_params, init_parts, run_chunk,
+                    greedy, net)
 
 
 def frozen_input(config: PPOConfig, learner: Learner, raw_obs):

@@ -108,11 +108,12 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
         if config.backend == "mjx":
             env = envs.make(config.env, "mjx", config.num_envs, config.mjx_impl, members * config.num_envs)
             tr = make_train(config, env, prior.fn, flat_envs=mesh is None, updates_from=refill_from)  # trainer.py
-            init, host = jax.vmap(tr.init), None  # state: TrainState (learner and MJX envs)
+            init, parts, host = jax.vmap(tr.init), jax.vmap(tr.init_parts), None  # state: TrainState (learner, envs)
         else:
             venv = envs.make(config.env, "gymnasium", members * config.num_envs)
             tr = make_train(config, venv, prior.fn, updates_from=refill_from)
-            init, host = jax.vmap(tr.init_learner), HostSteps(tr, venv, members, blocks=config.iterations >= BLOCKS_FROM)
+            init, parts = jax.vmap(tr.init_learner), initial_agents(tr)
+            host = HostSteps(tr, venv, members, blocks=config.iterations >= BLOCKS_FROM)
         template = jax.eval_shape(init, keys, hyper)
 
         def restore(ckpt: Checkpoints, shardings):
@@ -129,12 +130,19 @@ def _train(config: Config, stop: signals.StopRequests, resume_dir: Path | None, 
             return grown(restored[0]), restored[1]
 
         return driver.Program(
-            trainer=tr, template=template, init=init, export=lambda learner: learner.agent.actor,
+            trainer=tr, template=template, init=init, parts=parts, export=lambda learner: learner.agent.actor,
             run_chunk=tr.run_chunk, host=host, restore=restore, checkpoint_extra={"replay_capacity": full},
             compiling="the training chunk" if config.backend == "mjx" else "the update")
 
     return driver.run(config, build, new_run, stop, metric_fields=METRIC_FIELDS, eval_modes=EVAL_MODES,
                       resume_dir=resume_dir, truncate=truncate, on_log=on_log)
+
+
+def initial_agents(tr):
+    """The gymnasium run's `parts` (camel_jax/core/driver.py, Program): keys -> (every member's initial agent,)."""
+    def initial_agents(keys):  # the name the compilation cache and JAX_LOG_COMPILES show: jit_initial_agents
+        return (jax.vmap(tr.first_agent)(keys),)
+    return initial_agents
 
 
 class HostSteps:

@@ -52,12 +52,14 @@ class TrainState:
 
 
 class Train(NamedTuple):
-    init_learner: Callable  # (key, hyper) -> Learner
+    init_learner: Callable  # (key, hyper[, agent]) -> Learner
     box: Callable  # (obs, masked, hyper) -> low, high
     act: Callable  # (learner, obs, i) -> (next key, action)
     learn: Callable  # (learner, obs, action, env_state_after, i) -> (learner, metrics)
     learn_act: Callable  # (learner, obs, action, env_state_after, i) -> (learner, next action, metrics)
-    init: Callable  # MJX: (key, hyper) -> TrainState
+    init: Callable  # MJX: (key, hyper[, agent, env_state]) -> TrainState
+    first_agent: Callable  # gymnasium: key -> the agent init_learner(key, hyper) makes
+    init_parts: Callable  # MJX: key -> (agent, env_state), those init(key, hyper) makes
     run_chunk: Callable  # MJX: (TrainState with a leading member axis, start_iteration, length) -> (same, metrics)
     greedy: Callable  # (learner, obs, masked) -> deterministic action
     nets: td3.Nets
@@ -87,10 +89,11 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
             return jnp.ones(())
         return masking.epsilon(t, config.total_steps, hyper.eps0, hyper.mask_fraction)
 
-    def init_learner(key, hyper: Hyper) -> Learner:
+    def init_learner(key, hyper: Hyper, agent: Agent | None = None) -> Learner:
+        """`agent`: `first_agent(key)`, made in a program of its own (the run shell's `parts`); None: made here."""
         k_agent, k_mask, key = jax.random.split(key, 3)
         return Learner(
-            agent=td3.init_agent(nets, k_agent, obs_dim, act_dim),
+            agent=td3.init_agent(nets, k_agent, obs_dim, act_dim) if agent is None else agent,
             buffer=replay.init(capacity, obs_dim, act_dim),
             masked=masking.draw_masked(k_mask, eps_at(0, hyper), (n,)),
             key=key,
@@ -149,9 +152,18 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
         key, next_action = act(learner, env_state.obs, i + 1)
         return learner.replace(key=key), next_action, metrics
 
-    def init(key, hyper: Hyper) -> TrainState:
+    def first_agent(key) -> Agent:
+        return td3.init_agent(nets, jax.random.split(key, 3)[0], obs_dim, act_dim)
+
+    def init(key, hyper: Hyper, agent: Agent | None = None, env_state=None) -> TrainState:
+        """`agent, env_state`: `init_parts(key)`, made in a program of their own; None: made here."""
         k_env, k_learn = jax.random.split(key)
-        return TrainState(learner=init_learner(k_learn, hyper), env_state=env.reset(k_env))
+        return TrainState(learner=init_learner(k_learn, hyper, agent),
+                          env_state=env.reset(k_env) if env_state is None else env_state)
+
+    def init_parts(key):
+        k_env, k_learn = jax.random.split(key)
+        return first_agent(k_learn), env.reset(k_env)
 
     def run_chunk(state: TrainState, start: jax.Array, length: int):
         """`length` training steps of every member; `state` is `init` vmapped over members (leading axis)."""
@@ -187,7 +199,8 @@ def make_train(config: Config, env, prior: Callable | None, flat_envs: bool = Tr
         key, k_mask = jax.random.split(learner.key)
         return learner.replace(masked=masking.draw_masked(k_mask, eps_at(i * n, learner.hyper), (n,)), key=key)
 
-    return Train(init_learner, box, act, learn, learn_act, init, run_chunk, greedy, nets, restart)
+    return Train(init_learner, box, act, learn, learn_act, init, first_agent, init_parts, run_chunk, greedy, nets,
+                 restart)
 
 
 def summarize(metrics: dict, xp=jnp) -> dict:
