@@ -230,8 +230,12 @@ def describe(kind: str, d: dict) -> dict:
         backend = f"{config.get('backend', 'unknown')}" + (f" ({'/'.join(kinds)})" if kinds else "")
         algo = config.get("algo", "td3")
         commit, dirty = git.get("commit"), bool(git.get("dirty"))
+        resumed = [r.get("git") or {} for r in versions.get("resumes", [])]  # camel-jax resume: its own commit
+        later = list(dict.fromkeys(g["commit"] for g in resumed if g.get("commit") not in (None, commit)))
+        dirty = dirty or any(g.get("dirty") for g in resumed)
         total = config.get("total_steps")
     else:
+        later = []
         meta = d["meta"]
         versions = meta.get("versions", {})
         lib = ", ".join(f"{k} {versions[k]}" for k in ("gymnasium", "mujoco", "jax") if k in versions)
@@ -242,6 +246,9 @@ def describe(kind: str, d: dict) -> dict:
         total = meta.get("total_timesteps")
     steps = f"{d['last_step']:,}" if total in (None, d["last_step"]) else f"{d['last_step']:,} of {total:,}"
     short = (commit[:12] + (" (dirty)" if dirty else "")) if commit else "unknown"
+    if later:  # resumed on other commits: all of them, the start's first
+        short += " resumed on " + ", ".join(c[:12] for c in later)
+        commit = f"{commit or 'unknown'} resumed on {', '.join(later)}"
     return {"seeds": sorted(d["seeds"]), "steps": steps, "backend": backend, "algo": algo,
             "commit": commit or "unknown", "dirty": dirty, "short": short,
             "brief": backend if kind == "ours" else "CleanRL"}  # the legend's backend

@@ -314,19 +314,26 @@ def test_heading_names_each_arms_seeds_steps_backend_and_commit(tmp_path):
         "git": {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": True},
         "devices": {"backend": "gpu", "count": 1, "kinds": ["NVIDIA H100 80GB HBM3"]}, "packages": {}}))
     _ours(tmp_path / "old", [0.1, 0.1])
+    _ours(tmp_path / "resumed", [0.1, 0.1])  # started on one commit, resumed on the same one, then on another
+    (tmp_path / "resumed" / "versions.json").write_text(json.dumps({
+        "git": {"commit": "a" * 40, "dirty": False}, "devices": {"backend": "cpu", "count": 1, "kinds": ["cpu"]},
+        "packages": {}, "resumes": [{"from_step": 10_000, "git": {"commit": "a" * 40, "dirty": False}},
+                                    {"from_step": 20_000, "git": {"commit": "b" * 40, "dirty": False}}]}))
     _reference(tmp_path / "ref.csv", [0.05, 0.05, 0.05])
     _cleanrl_json(tmp_path / "ref.csv", "Hopper-v4")
-    assert _module().main(["--run", f"MJX={tmp_path / 'mjx'}", "--run", f"OLD={tmp_path / 'old'}", "--reference",
+    assert _module().main(["--run", f"MJX={tmp_path / 'mjx'}", "--run", f"OLD={tmp_path / 'old'}",
+                           "--run", f"RES={tmp_path / 'resumed'}", "--reference",
                            f"REF={tmp_path / 'ref.csv'}", "--at", "40000", "--window", "4000", "--reps", "50",
                            "--out", str(tmp_path / "cmp")]) == 0
     md = (tmp_path / "cmp.md").read_text()
     title, rest = md.split("\n", 1)
     assert title.startswith("# Hopper-v4: camel-jax against CleanRL's TD3 (MIXED BACKENDS: ")  # mjx beside gymnasium
-    assert title.endswith(", seeds per arm 3/2/3, 40,000 steps")
+    assert title.endswith(", seeds per arm 3/2/2/3, 40,000 steps")
     assert rest.startswith("\n| arm | seeds | steps | backend | commit |\n")
     assert _row(md, "MJX", 0) == ("| MJX | 3 (0, 1, 2) | 40,000 of 50,000 | mjx (NVIDIA H100 80GB HBM3) | "
                                   "0123456789ab (dirty) |")
     assert _row(md, "OLD", 0) == "| OLD | 2 (0, 1) | 40,000 | unknown | unknown |"
+    assert _row(md, "RES", 0) == "| RES | 2 (0, 1) | 40,000 | unknown (cpu) | aaaaaaaaaaaa resumed on bbbbbbbbbbbb |"
     assert _row(md, "REF", 0) == ("| REF | 3 (0, 1, 2) | 40,000 | CleanRL td3_continuous_action_jax.py (gymnasium "
                                   "0.29.1, mujoco 3.1.6, jax 0.4.30) | fe8d8a03c41a |")
     mjx = json.loads((tmp_path / "cmp.json").read_text())["methods"][0]

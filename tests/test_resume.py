@@ -7,6 +7,7 @@ The uninterrupted run is tests/test_golden.py's td3_mjx arm (conftest.py's golde
 shared with test_golden and test_cli_train): the killed run and its resume use the programs it compiled and cached."""
 
 import csv
+import json
 import os
 import shutil
 import signal
@@ -22,7 +23,7 @@ import pytest
 from test_golden import ARMS
 
 from camel_jax.algos.td3.actor import load_actor
-from camel_jax.core import checkpoint
+from camel_jax.core import checkpoint, provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 CMD = [sys.executable, "-m", "camel_jax.cli"]
@@ -101,6 +102,17 @@ def test_killed_and_resumed_run_has_the_uninterrupted_metrics(pair):
     assert strip(a) == strip(b)
     assert [(r["step"], r["seed"]) for r in _rows(whole / "eval.csv")] == [("1200", "0"), ("1200", "1")]
     assert strip(_rows(resumed / "eval.csv")) == strip(_rows(whole / "eval.csv"))  # evaluated after the resume
+
+
+def test_the_resume_records_its_own_commit_and_versions(pair):
+    """versions.json keeps what made the run and appends each resume (a resume may run on another commit)."""
+    resumed, _, _ = pair
+    made = json.loads((resumed / "versions.json").read_text())
+    assert made["command"][1] == "train"
+    [resume] = made["resumes"]
+    assert resume["from_step"] == 400 and resume["command"][1:3] == ["resume", str(resumed)]
+    assert resume["git"] == provenance.git_commit() and resume["packages"]["jax"] == jax.__version__
+    assert set(resume["packages"]) <= set(provenance.KEY_PACKAGES)
 
 
 def _flip_a_byte(step_dir: Path):

@@ -30,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from camel_jax import envs
-from camel_jax.core import distributed, evaluate, runs, signals
+from camel_jax.core import distributed, evaluate, provenance, runs, signals
 from camel_jax.core.checkpoint import Checkpoints
 from camel_jax.core.progress import Progress
 from camel_jax.core.run import announce, gym_env_seeds, gym_nonfinite, use_compile_cache
@@ -160,6 +160,7 @@ def run(config, build: Callable[..., Program], new_run: Callable[[Any], NewRun],
     if resume_dir is not None and main:  # a corrupt checkpoint stays one line (restore raised)
         announce(config, why)
         runs.truncate(run_dir, i * per_iteration, truncate)  # only once the checkpoint is known to be good
+        provenance.record_resume(run_dir, i * per_iteration)  # the commit and packages this part runs on
         say()
     host = program.host
     if host is not None:  # gymnasium: the envs restart their episodes, also in a resumed run (README, Training)

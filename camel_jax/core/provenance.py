@@ -2,7 +2,8 @@
 
 It holds the exact command line, the installed packages (every distribution, name -> version), Python, the platform,
 the JAX devices, and the git commit of the checkout camel-jax was imported from (with a dirty flag; "unknown"
-outside a git checkout, e.g. a wheel install). `plot` and `bench/compare.py` call `mixed(run_dirs)` and warn when runs were made with different versions of the
+outside a git checkout, e.g. a wheel install). Each `camel-jax resume` appends its own commit, command and key
+package versions to its `resumes` list. `plot` and `bench/compare.py` call `mixed(run_dirs)` and warn when runs were made with different versions of the
 packages that decide the numbers (KEY_PACKAGES) or on different device kinds.
 """
 
@@ -65,6 +66,22 @@ def git_commit() -> dict:
 
 def record(run_dir: Path) -> None:
     (Path(run_dir) / FILE).write_text(json.dumps(collect(), indent=1) + "\n")
+
+
+def record_resume(run_dir: Path, step: int) -> None:
+    """Append this process to versions.json's `resumes` (a resume may run another commit or package set than the
+    run's start): the env step it continues from, its command, time, git commit and KEY_PACKAGES' versions. The file
+    is replaced atomically; a run made before versions.json gets none."""
+    path = Path(run_dir) / FILE
+    if not path.is_file():
+        return
+    made, now = json.loads(path.read_text()), collect()
+    now["packages"] = {k: v for k, v in now["packages"].items() if k in KEY_PACKAGES}
+    resume = {"from_step": step, **{k: now[k] for k in ("command", "time_utc", "git", "devices", "packages")}}
+    made["resumes"] = [*made.get("resumes", []), resume]
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(made, indent=1) + "\n")
+    tmp.replace(path)
 
 
 def read(run_dir: Path) -> dict | None:
