@@ -10,18 +10,13 @@ from camel_jax import envs
 N = 4
 
 
-def _strong(state):
-    """The same values, none weakly typed: MJX's step returns `pipeline_state.ctrl` weakly typed where reset does
-    not, and each new argument signature is another trace and lowering of the whole MJX step (about 20 s)."""
-    return jax.tree.map(lambda x: jnp.asarray(x, x.dtype), state)
-
-
 @pytest.fixture(scope="module")
 def hopper():
-    """The vectorized env and its jitted reset and step; the step compiles once for every test here (states from
-    reset or step, float32 actions)."""
+    """The vectorized env and its jitted reset and step (`jitted`: strongly typed states); the step compiles once
+    for every test here (states from reset or step, float32 actions), and ULTRA's MJX collection test
+    (tests/ultra/test_coherent.py, also 4 envs) shares them through the compilation cache, whichever runs first."""
     venv = envs.make("hopper", "mjx", num_envs=N)
-    return venv, jax.jit(lambda key: _strong(venv.reset(key))), jax.jit(lambda s, a: _strong(venv.step(s, a)))
+    return venv, *venv.jitted()
 
 
 def _run_until_done(venv, reset, step, key, actions=1.0):

@@ -35,6 +35,24 @@ class AutoResetVecEnv:
         self.act_dim = env.action_size
         self.backend = env.backend
 
+    def jitted(self):
+        """(reset, step), each jitted on its own, for stepping from the host (ULTRA's collection, tests): their
+        outputs strongly typed, so that a state from reset and one from step are the same argument signature (MJX's
+        step returns `pipeline_state.ctrl` weakly typed where reset does not: another trace, lowering and compile of
+        the whole MJX step, a minute of CPU for Hopper). Every caller of the same task and env count gets the same
+        programs, which the persistent compilation cache shares between processes and tests."""
+        if not hasattr(self, "_jitted"):
+            strong = lambda state: jax.tree.map(lambda x: jnp.asarray(x, x.dtype), state)
+
+            def reset(key):
+                return strong(self.reset(key))
+
+            def step(state, action):
+                return strong(self.step(state, action))
+
+            self._jitted = jax.jit(reset), jax.jit(step)
+        return self._jitted
+
     def reset(self, key: jax.Array) -> State:
         key_reset, key_carry = jax.random.split(key)
         state = jax.vmap(self.env.reset)(jax.random.split(key_reset, self.num_envs))

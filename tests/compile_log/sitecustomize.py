@@ -10,6 +10,9 @@ import os
 if os.environ.get("CAMEL_JAX_TEST_COMPILES"):
     import jax.monitoring
 
+    _FIRST = not getattr(jax.monitoring, "_camel_jax_compile_log", False)  # once per process (conftest runs it too)
+    jax.monitoring._camel_jax_compile_log = True
+
     STAGES = {"/jax/core/compile/jaxpr_trace_duration": "trace",
               "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower",
               "/jax/core/compile/backend_compile_duration": "compile"}
@@ -21,4 +24,5 @@ if os.environ.get("CAMEL_JAX_TEST_COMPILES"):
                                     "pid": os.getpid(), "fun": kw.get("fun_name", ""), "stage": STAGES[event],
                                     "s": round(secs, 3)}) + "\n")
 
-    jax.monitoring.register_event_duration_secs_listener(_listen)
+    if _FIRST:
+        jax.monitoring.register_event_duration_secs_listener(_listen)
