@@ -44,19 +44,17 @@ for e in events:
 print(f"\n## the {n} tests with most compiling (compile, trace, lower s)")
 for t, c in sorted(per_test.items(), key=lambda kv: -kv[1]["compile"])[:n]:
     print(f"{c['compile']:8.0f} {c['trace']:6.0f} {c['lower']:6.0f}  {t}")
-prog = collections.defaultdict(lambda: [0.0, 0])
-for e in events:
-    if e["stage"] == "compile":
-        prog[e["fun"]][0] += e["s"]
-        prog[e["fun"]][1] += 1
-print(f"\n## the {n} programs with most compiling, summed over the suite (s, compiles incl. cache loads)")
-for f, (s, k) in sorted(prog.items(), key=lambda kv: -kv[1][0])[:n]:
-    print(f"{s:8.0f} {k:5d}  {f}")
-tr = collections.defaultdict(lambda: [0.0, 0])
-for e in events:
-    if e["stage"] == "trace":
-        tr[e["fun"]][0] += e["s"]
-        tr[e["fun"]][1] += 1
-print(f"\n## the {n} functions with most tracing (s, traces)")
-for f, (s, k) in sorted(tr.items(), key=lambda kv: -kv[1][0])[:n]:
-    print(f"{s:8.0f} {k:5d}  {f}")
+def by_function(stage: str, heading: str, what: str) -> None:
+    """The n functions with the most seconds in `stage`, summed over the suite, with their counts."""
+    total = collections.defaultdict(lambda: [0.0, 0])
+    for e in events:
+        if e["stage"] == stage:
+            total[e["fun"]][0] += e["s"]
+            total[e["fun"]][1] += 1
+    print(f"\n## the {n} {heading} (s, {what})")
+    for f, (s, k) in sorted(total.items(), key=lambda kv: -kv[1][0])[:n]:
+        print(f"{s:8.0f} {k:5d}  {f}")
+
+
+by_function("compile", "programs with most compiling, summed over the suite", "compiles incl. cache loads")
+by_function("trace", "functions with most tracing", "traces")
