@@ -925,7 +925,7 @@ def aggregate(args) -> int:
     for label in labels:
         for t in tasks:
             pv = info[t][label]
-            prov.append(f"| {label} | {t} | {arms[label][t]} | {len(pv['seeds'])} ({', '.join(map(str, pv['seeds']))})"
+            prov.append(f"| {label} | {t} | {' + '.join(map(str, _parts(arms[label][t])))} | {len(pv['seeds'])} ({', '.join(map(str, pv['seeds']))})"
                         f" | {pv['steps']} | {pv['backend']} | {pv['short']} |")
     title = (f"Across {len(tasks)} task{'s' * (len(tasks) != 1)} ({', '.join(ids[t] for t in tasks)}): "
              f"{' vs '.join(labels)}, {seeds_text(counts)} and task")

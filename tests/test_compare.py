@@ -506,3 +506,6 @@ def test_an_aggregate_arm_pools_runs_like_a_single_run(tmp_path):
         for name in ("IQM", "median", "mean", "optimality_gap"):
             assert a[name] == pytest.approx(b[name]), (a["label"], name)
     assert two[1]["per_task"]["hopper"]["raw"] == pytest.approx(np.array(arms["CAMEL"]) * 36_500)
+    md = (tmp_path / "two.md").read_text()  # the provenance table names the pooled runs as they were given
+    assert f"| CAMEL | hopper | {tmp_path / 'hopper_camel_a'} + {tmp_path / 'hopper_camel_b'} | 4 (0, 1, 2, 3) |" in md
+    assert "PosixPath" not in md
