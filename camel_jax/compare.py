@@ -924,8 +924,8 @@ def aggregate(args) -> int:
     prov = ["| arm | task | path | seeds | steps | backend | commit |", "|---|---|---|---|---|---|---|"]
     for label in labels:
         for t in tasks:
-            pv = info[t][label]
-            prov.append(f"| {label} | {t} | {' + '.join(map(str, _parts(arms[label][t])))} | {len(pv['seeds'])} ({', '.join(map(str, pv['seeds']))})"
+            pv, runs = info[t][label], " + ".join(map(str, _parts(arms[label][t])))  # as given: DIR1+DIR2
+            prov.append(f"| {label} | {t} | {runs} | {len(pv['seeds'])} ({', '.join(map(str, pv['seeds']))})"
                         f" | {pv['steps']} | {pv['backend']} | {pv['short']} |")
     title = (f"Across {len(tasks)} task{'s' * (len(tasks) != 1)} ({', '.join(ids[t] for t in tasks)}): "
              f"{' vs '.join(labels)}, {seeds_text(counts)} and task")
