@@ -1,12 +1,14 @@
 """presets/fast.json (the high-throughput preset, documented in presets/fast.md) loads into Config, passes its checks,
 and runs end to end on CPU at a tiny scale (num_envs and total_steps overridden; batch, updates per step and
-policy frequency as the preset sets them)."""
+policy frequency as the preset sets them): on the gymnasium backend in the default tier, on MJX in the heavy tier."""
 
 import csv
 import dataclasses
 import json
 import math
 from pathlib import Path
+
+import pytest
 
 from camel_jax.algos.td3.config import Config
 from camel_jax.algos.td3.memory import buffer_bytes_per_member, replay_capacity
@@ -46,14 +48,21 @@ def test_buffer_bytes_per_member_follow_the_config():
     assert replay_capacity(small) == 4096 and buffer_bytes_per_member(small) == 4 * floats_per_row * 4096 + 8
 
 
-def test_preset_trains_end_to_end_at_a_tiny_scale(tmp_path):
+@pytest.mark.parametrize("backend", [
+    "gymnasium",
+    # the preset's own backend: its training chunk is one more MJX program, ~130 s of a cold compile on this 2-core
+    # CPU, for what the gymnasium case checks of the preset and the golden MJX arm of the chunk (issue #27's 20 min)
+    pytest.param("mjx", marks=pytest.mark.heavy),
+])
+def test_preset_trains_end_to_end_at_a_tiny_scale(tmp_path, backend):
     from camel_jax.algos.td3.loop import train
 
-    config = _preset(num_envs=8, total_steps=64, learning_starts=32, log_every=32, eval_episodes=0,
+    config = _preset(backend=backend, num_envs=8, total_steps=64, learning_starts=32, log_every=32, eval_episodes=0,
                      out=str(tmp_path / "fast"), quiet=True)
     run = train(config)
     saved = Config.from_json(run / "config.json")
     assert saved.batch_size == 32768 and saved.updates_per_step == 2 and saved.num_envs == 8
+    assert saved.backend == backend
     with open(run / "metrics.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["step"]) for r in rows] == [32, 64]
