@@ -25,7 +25,7 @@ NOT_RUN = re.compile(r"\A# not run in CI: (\S.{9,})$", re.MULTILINE)
 RUN_LANGUAGES = ("bash", "python")
 SHOWN_LANGUAGES = ("text", "bibtex", "json", "toml")  # never run: not commands
 # What a block is run as (docs/docs-that-run.md lists the same table). Sizes shrink; the install is the one .ci/run
-# made with the same command (no network in tests); the networks and minibatch are small; --seeds, tasks, grids and
+# made (the same constraints.txt, with the dev extra; no network in tests); the networks and minibatch are small; --seeds, tasks, grids and
 # every other option stay as written.
 TINY = [
     (re.compile(r"python3 -m venv \.venv && \.venv/bin/pip install -q -c constraints\.txt -e \. && \\\n\s*"), ""),
@@ -113,7 +113,7 @@ def test_the_tiny_sizes_apply_to_the_quickstart():
 @pytest.fixture(scope="module")
 def checkout(tmp_path_factory):
     """A scratch copy of what the docs' commands read (they may write beside it: reports, runs, bench results), with
-    `.venv` pointing at this interpreter's environment, the one .ci/run installed with the quickstart's command."""
+    `.venv` pointing at this interpreter's environment, the set .ci/run installed (constraints.txt)."""
     path = tmp_path_factory.mktemp("reader")
     for name in ("bench", "priors", "tasks", "presets", "examples"):
         shutil.copytree(ROOT / name, path / name, ignore=shutil.ignore_patterns("__pycache__"))
