@@ -1050,7 +1050,9 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
 
     where = setting_title([(r["about"]["task"], r["about"]["backend"]) for r in results])
     mixed = not where or where.startswith("MIXED")
-    fig, (ax, ax_eval) = plt.subplots(1, 2, figsize=(14, 7))
+    evaluated = any(r["evals"] for r in results)  # the agent-alone panel only when some run evaluated
+    fig, axes = plt.subplots(1, 2 if evaluated else 1, figsize=(14 if evaluated else 8, 7), squeeze=False)
+    ax = axes[0][0]
     for r in results:
         stack = np.stack(list(r["curves"].values()))
         centre, low, high, _ = band_over_seeds(stack, args.band)
@@ -1064,17 +1066,18 @@ def draw(args, results: list[dict], ends: np.ndarray, png: Path, budget: int) ->
     ax.set_title(f"{args.title}: {BANDS[args.band]}")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.12))  # below: the labels are long
-    for r in results:
-        if r["evals"]:
-            steps = np.array(list(r["evals"]))
-            centre, low, high, _ = band_over_seeds(np.array(list(r["evals"].values())).T, args.band)
-            (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=f"{r['label']} [{legend(r, mixed)}]")
-            ax_eval.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
-    ax_eval.set_xlabel("env steps")
-    ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
-    ax_eval.set_title(f"the agent alone: {BANDS[args.band]}")
-    ax_eval.grid(alpha=0.3)
-    if any(r["evals"] for r in results):
+    if evaluated:
+        ax_eval = axes[0][1]
+        for r in results:
+            if r["evals"]:
+                steps = np.array(list(r["evals"]))
+                centre, low, high, _ = band_over_seeds(np.array(list(r["evals"].values())).T, args.band)
+                (line,) = ax_eval.plot(steps, centre, "o-", ms=3, label=f"{r['label']} [{legend(r, mixed)}]")
+                ax_eval.fill_between(steps, low, high, color=line.get_color(), alpha=0.2)
+        ax_eval.set_xlabel("env steps")
+        ax_eval.set_ylabel("unmasked evaluation return (deterministic actor, no box)")
+        ax_eval.set_title(f"the agent alone: {BANDS[args.band]}")
+        ax_eval.grid(alpha=0.3)
         ax_eval.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.12))
     fig.suptitle(f"{args.title}: {seeds_text([len(r['curves']) for r in results])}, {budget:,} env steps compared "
                  f"(legend: seeds; commit; prior)" + (f"\n{where}" if where else ""),

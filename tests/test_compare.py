@@ -16,9 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _ours(run_dir: Path, slopes, every=1000, last=40_000, lag=0, env="hopper"):
+def _ours(run_dir: Path, slopes, every=1000, last=40_000, lag=0, env="hopper", evals=True):
     """A fake camel-jax run of task `env`: each seed's log rows at every `every` steps, 2 episodes each, mean return
-    of the row slope * (step - lag)."""
+    of the row slope * (step - lag); without `evals`, an eval.csv of its header alone (a run with --eval-episodes 0)."""
     run_dir.mkdir()
     (run_dir / "config.json").write_text(json.dumps({"env": env, "seeds": list(range(len(slopes)))}))
     with open(run_dir / "metrics.csv", "w", newline="") as f:
@@ -30,7 +30,7 @@ def _ours(run_dir: Path, slopes, every=1000, last=40_000, lag=0, env="hopper"):
     with open(run_dir / "eval.csv", "w", newline="") as f:  # unmasked eval every 10k: 10 * slope * step
         w = csv.writer(f)
         w.writerow(["step", "seed", "return_unmasked"])
-        for step in range(10_000, 40_001, 10_000):
+        for step in range(10_000, 40_001, 10_000) if evals else ():
             for seed, slope in enumerate(slopes):
                 w.writerow([step, seed, 10 * slope * step])
 
@@ -509,3 +509,21 @@ def test_an_aggregate_arm_pools_runs_like_a_single_run(tmp_path):
     md = (tmp_path / "two.md").read_text()  # the provenance table names the pooled runs as they were given
     assert f"| CAMEL | hopper | {tmp_path / 'hopper_camel_a'} + {tmp_path / 'hopper_camel_b'} | 4 (0, 1, 2, 3) |" in md
     assert "PosixPath" not in md
+
+
+def _png_width(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")  # the IHDR chunk's width
+
+
+def test_the_agent_alone_panel_only_when_a_run_evaluated(tmp_path):
+    """A comparison of runs that evaluated nothing (--eval-episodes 0) draws the training curves alone, not an empty
+    second panel; with an evaluated run the figure has both panels."""
+    _ours(tmp_path / "quiet", [0.05, 0.06], evals=False)
+    _ours(tmp_path / "evaluated", [0.05, 0.06])
+    widths = {}
+    for name in ("quiet", "evaluated"):
+        r = _compare("--run", f"TD3={tmp_path / name}", "--at", "20000,40000", "--window", "4000", "--out",
+                     tmp_path / name / "cmp")
+        assert r.returncode == 0, r.stderr
+        widths[name] = _png_width(tmp_path / name / "cmp.png")
+    assert widths == {"quiet": 8 * 110, "evaluated": 14 * 110}
