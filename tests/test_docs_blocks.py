@@ -25,8 +25,8 @@ NOT_RUN = re.compile(r"\A# not run in CI: (\S.{9,})$", re.MULTILINE)
 RUN_LANGUAGES = ("bash", "python")
 SHOWN_LANGUAGES = ("text", "bibtex", "json", "toml")  # never run: not commands
 # What a block is run as (docs/docs-that-run.md lists the same table). Sizes shrink; the install is the one .ci/run
-# made (the same constraints.txt, with the dev extra; no network in tests); the networks and minibatch are small; --seeds, tasks, grids and
-# every other option stay as written.
+# made (the same constraints.txt, with the dev extra; no network in tests); the networks and minibatch are small;
+# --seeds, tasks, grids and every other option stay as written.
 TINY = [
     (re.compile(r"python3 -m venv \.venv && \.venv/bin/pip install -q -c constraints\.txt -e \. && \\\n\s*"), ""),
     # the networks and minibatch of test_api's TINY (at the written 256 x 256 and 256 rows, CPU time goes to the
