@@ -74,6 +74,19 @@ def test_whole_run_benchmark_runs_end_to_end(tmp_path):
     assert "| warm |" in out.with_suffix(".md").read_text()
 
 
+@pytest.mark.heavy
+def test_step_parts_times_every_part_of_the_block(tmp_path):
+    """bench/step_parts.py at one round of one block: every part of the gymnasium block compiles, runs and is timed
+    (the figures themselves are docs/benchmarks/speed.md's, from its full command)."""
+    cmd = [sys.executable, "bench/step_parts.py", "--rounds", "1", "--blocks", "1"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600).stdout
+    table = out.split("ms per env step")[1].splitlines()[1:]
+    parts = {line.split()[0]: float(line.split()[1]) for line in table if line.startswith("  ") and "[" in line}
+    assert set(parts) == {"ceiling", "vmap", "learn_act", "callback", "unordered", "block"}, out
+    assert all(ms > 0 for ms in parts.values()), out
+    assert "C MuJoCo's GymVecEnv.step alone:" in out
+
+
 def _whole_run():
     spec = importlib.util.spec_from_file_location("bench_whole_run", ROOT / "bench" / "whole_run.py")
     module = importlib.util.module_from_spec(spec)
