@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.experimental import io_callback
+from throughput import scanned_learn  # the ceiling's program (bench/throughput.py, bench/whole_run.py's --ceiling)
 
 from camel_jax import envs
 from camel_jax.algos.td3.config import Config
@@ -55,10 +56,6 @@ def main() -> None:
     def scanned(body):
         return jax.jit(lambda carry, start: jax.lax.scan(body, carry, start + jnp.arange(BLOCK)), donate_argnums=0)
 
-    def ceiling(learner, k):
-        learner, m = tr.learn(learner, fixed.obs, action, fixed, k)
-        return learner, m["critic_loss"]
-
     def vmapped(learner, k):
         learner, m = vm_learn(learner, fixed.obs[None], action[None], one(fixed), k)
         return learner, m["critic_loss"]
@@ -80,7 +77,10 @@ def main() -> None:
     host = HostSteps(tr, venv, 1)
     host.env_state = state0
     block = host._make_block()
-    programs = {"ceiling": scanned(ceiling), "vmap": scanned(vmapped),
+    learn_scan = scanned_learn(tr)
+    ceiling = jax.jit(lambda learner, start: learn_scan(learner, fixed.obs, action, fixed, start, BLOCK),
+                      donate_argnums=0)
+    programs = {"ceiling": ceiling, "vmap": scanned(vmapped),
                 "learn_act": scanned(learn_act), "callback": scanned(callback),
                 "unordered": scanned(lambda carry, k: callback(carry, k, ordered=False))}
     carries = {"ceiling": plain(), "vmap": member(), "learn_act": (member(), action[None]),

@@ -75,7 +75,7 @@ def test_whole_run_benchmark_runs_end_to_end(tmp_path):
 
 
 @pytest.mark.heavy
-def test_step_parts_times_every_part_of_the_block(tmp_path):
+def test_step_parts_times_every_part_of_the_block():
     """bench/step_parts.py at one round of one block: every part of the gymnasium block compiles, runs and is timed
     (the figures themselves are docs/benchmarks/speed.md's, from its full command)."""
     cmd = [sys.executable, "bench/step_parts.py", "--rounds", "1", "--blocks", "1"]
