@@ -9,6 +9,9 @@ part timed in one process, the variants alternating in every round (ms per env s
   callback    `learn_act` with the env step an ordered `io_callback` that returns a fixed transition (no MuJoCo);
   unordered   the same with an unordered `io_callback` (the data still orders the calls: each step's action
               depends on the step before);
+  scalar      `learn_act` on the fixed transition with an ordered `io_callback` that returns one float (added times
+              0 to the action): the callback's cost when it hands back nothing of size;
+  bare        the ordered `io_callback` of `callback` scanned alone (no learn, no act): the callback by itself;
   block       the run's own block (`HostSteps`), C MuJoCo stepped through the callback;
 and, outside any program, one `GymVecEnv.step` of C MuJoCo alone. Hopper-v4, one env, CleanRL's settings.
 
@@ -71,6 +74,16 @@ def main() -> None:
         learner, a, m = vm_learn_act(learner, fixed.obs[None], a, one(new), k)
         return (learner, a), m
 
+    def scalar(carry, k):
+        learner, a = carry
+        z = io_callback(lambda _: np.float32(0), jax.ShapeDtypeStruct((), jnp.float32), a, ordered=True)
+        learner, a, m = vm_learn_act(learner, fixed.obs[None], a + 0 * z, one(fixed), k)
+        return (learner, a), m
+
+    def bare(a, k):
+        new = io_callback(lambda _: host_fixed, shapes, a, ordered=True)
+        return a + 0 * new.obs[:, :1], new.reward
+
     key, hyper = jax.random.PRNGKey(0), config.hyper()
     plain = lambda: jax.jit(tr.init_learner)(key, hyper)
     member = lambda: jax.jit(jax.vmap(tr.init_learner, in_axes=(0, None)))(key[None], hyper)
@@ -82,10 +95,12 @@ def main() -> None:
                       donate_argnums=0)
     programs = {"ceiling": ceiling, "vmap": scanned(vmapped),
                 "learn_act": scanned(learn_act), "callback": scanned(callback),
-                "unordered": scanned(lambda carry, k: callback(carry, k, ordered=False))}
+                "unordered": scanned(lambda carry, k: callback(carry, k, ordered=False)),
+                "scalar": scanned(scalar), "bare": scanned(bare)}
     carries = {"ceiling": plain(), "vmap": member(), "learn_act": (member(), action[None]),
                "callback": (member(), action[None]),
-               "unordered": (member(), action[None]), "block": (member(), fixed, action[None])}
+               "unordered": (member(), action[None]), "scalar": (member(), action[None]), "bare": action,
+               "block": (member(), fixed, action[None])}
     starts = dict.fromkeys(carries, 1)
 
     def run(name: str, blocks: int) -> float:

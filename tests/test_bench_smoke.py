@@ -82,7 +82,7 @@ def test_step_parts_times_every_part_of_the_block():
     out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True, timeout=600).stdout
     table = out.split("ms per env step")[1].splitlines()[1:]
     parts = {line.split()[0]: float(line.split()[1]) for line in table if line.startswith("  ") and "[" in line}
-    assert set(parts) == {"ceiling", "vmap", "learn_act", "callback", "unordered", "block"}, out
+    assert set(parts) == {"ceiling", "vmap", "learn_act", "callback", "unordered", "scalar", "bare", "block"}, out
     assert all(ms > 0 for ms in parts.values()), out
     assert "C MuJoCo's GymVecEnv.step alone:" in out
 
