@@ -120,13 +120,20 @@ def log(msg: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------------ machine info
+# the vector instruction sets XLA's CPU compiler picks its code by (as tests/test_golden.py records them): two
+# machines named "AMD EPYC" can differ here, and ran this project's benchmarks 2x apart (docs/benchmarks/speed.md)
+SIMD = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512_vnni",
+        "amx_tile")
+
+
 def machine_info() -> dict:
-    cpu_model = "unknown"
+    cpu_model, flags = "unknown", []
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
+            if line.startswith("model name") and cpu_model == "unknown":
                 cpu_model = line.split(":", 1)[1].strip()
-                break
+            if line.startswith("flags") and not flags:
+                flags = line.split(":", 1)[1].split()
     except OSError:
         pass
     versions = {}
@@ -137,6 +144,7 @@ def machine_info() -> dict:
             versions[pkg] = None
     return {
         "cpu_model": cpu_model,
+        "cpu_simd": [f for f in SIMD if f in flags],
         "cpu_count": os.cpu_count(),
         "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "loadavg_start": list(os.getloadavg()),

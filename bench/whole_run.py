@@ -245,10 +245,12 @@ def summarize(results: dict[str, list[dict]], cleanrl: dict[str, dict]) -> dict:
 
 def render(result: dict) -> str:
     s, m = result["summary"], result["machine"]
+    simd = f" ({' '.join(m['cpu_simd'])})" if m.get("cpu_simd") else ""  # absent from results before 2026-11-29
     lines = [(f"# Whole-process time, {result['settings']['env']}, {result['settings']['total_steps']} steps "
              f"(learning from {result['settings']['learning_starts']})"), "",
              f"Command: `python {' '.join(result['argv'])}`", "",
-             (f"Machine: {m['cpu_model']}, {m['cpu_count']} cores, load average at start {m['loadavg_start'][0]:.2f}; "
+             (f"Machine: {m['cpu_model']}{simd}, {m['cpu_count']} cores, load average at start "
+              f"{m['loadavg_start'][0]:.2f}; "
              f"ours: jax {m['versions'].get('jax')}, jaxlib {m['versions'].get('jaxlib')}, "
              f"flax {m['versions'].get('flax')}, numpy {m['versions'].get('numpy')}, "
              f"mujoco {m['versions'].get('mujoco')}, gymnasium {m['versions'].get('gymnasium')}."), "",

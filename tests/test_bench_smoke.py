@@ -140,6 +140,11 @@ def test_whole_run_summary_and_markdown_give_each_cleanrl_variant_its_jax_and_ra
     assert "| warm | cleanrl_current | jax 0.10.2 (the same JAX as ours) | 1.5 | 1.5, 1.5, 1.5 |" in md
     assert "Against `cleanrl` (CleanRL's pinned set, jax 0.4.30): cold 1.5x, warm 1.786x." in md
     assert "Against `cleanrl_current` (the same JAX as ours, jax 0.10.2): cold 1.26x, warm 1.5x." in md
+    assert "Machine: cpu, 2 cores," in md  # a result from before the CPU's vector sets were recorded
+    md = w.render({"summary": s, "machine": {**machine, "cpu_simd": ["avx", "avx2", "avx512f"]},
+                   "argv": ["bench/whole_run.py"], "settings": {"env": "hopper", "total_steps": 11000,
+                                                               "learning_starts": 1000}})
+    assert "Machine: cpu (avx avx2 avx512f), 2 cores," in md  # two "AMD EPYC" machines ran 2x apart
 
 
 def test_env_steps_benchmark_tables_each_backend_and_env_count(tmp_path):
