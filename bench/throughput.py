@@ -53,6 +53,7 @@ from camel_jax.algos.td3 import update as td3
 from camel_jax.algos.td3.config import Config
 from camel_jax.algos.td3.loop import gym_step
 from camel_jax.algos.td3.trainer import make_train
+from camel_jax.core import provenance
 from camel_jax.priors.baselines import resolve
 
 
@@ -120,22 +121,8 @@ def log(msg: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------------ machine info
-# the vector instruction sets XLA's CPU compiler picks its code by (as tests/test_golden.py records them): two
-# machines named "AMD EPYC" can differ here, and ran this project's benchmarks 2x apart (docs/benchmarks/speed.md)
-SIMD = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512_vnni",
-        "amx_tile")
-
-
 def machine_info() -> dict:
-    cpu_model, flags = "unknown", []
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name") and cpu_model == "unknown":
-                cpu_model = line.split(":", 1)[1].strip()
-            if line.startswith("flags") and not flags:
-                flags = line.split(":", 1)[1].split()
-    except OSError:
-        pass
+    cpu = provenance.cpu()
     versions = {}
     for pkg in ("jax", "jaxlib", "mujoco", "mujoco-mjx", "flax", "optax", "gymnasium", "brax", "numpy"):
         try:
@@ -143,8 +130,8 @@ def machine_info() -> dict:
         except importlib.metadata.PackageNotFoundError:
             versions[pkg] = None
     return {
-        "cpu_model": cpu_model,
-        "cpu_simd": [f for f in SIMD if f in flags],
+        "cpu_model": cpu["model"] or "unknown",
+        "cpu_simd": cpu["simd"],
         "cpu_count": os.cpu_count(),
         "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "loadavg_start": list(os.getloadavg()),

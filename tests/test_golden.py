@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from camel_jax.core import provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 TIMING = ("steps_per_s", "wall_s")  # wall-clock columns: the only ones allowed to differ
@@ -125,16 +127,10 @@ def manifest() -> dict:
     return json.loads((GOLDEN / "golden.json").read_text())
 
 
-SIMD = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512_vnni",
-        "amx_tile")
-
-
 def simd() -> list[str]:
-    """The vector instruction sets of this CPU that XLA's CPU compiler picks its code by: float rows are bit for bit
-    only on CPUs with the same ones (an AVX-512 machine and an AVX2 one part at the first reduction)."""
-    text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").is_file() else ""
-    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), [])
-    return [f for f in SIMD if f in flags]
+    """The vector instruction sets of this CPU that XLA's CPU compiler picks its code by (provenance.SIMD): float rows
+    are bit for bit only on CPUs with the same ones."""
+    return provenance.cpu()["simd"]
 
 
 def git_head() -> str:
@@ -187,8 +183,7 @@ def write(arms: list[str]) -> None:
 
     dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "camel_jax"],
                            capture_output=True, text=True, check=True).stdout.strip()
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), "") if Path("/proc/cpuinfo").is_file() else platform.processor()
+    cpu = provenance.cpu()["model"] or platform.processor()
     GOLDEN.mkdir(exist_ok=True)
     path = GOLDEN / "golden.json"
     info = json.loads(path.read_text()) if path.is_file() else {

@@ -22,6 +22,24 @@ FILE = "versions.json"
 KEY_PACKAGES = ("camel-jax", "jax", "jaxlib", "mujoco", "mujoco-mjx", "gymnasium", "brax", "flax", "optax", "numpy")
 
 
+# The vector instruction sets XLA's CPU compiler picks its code by: float results are bit for bit only between CPUs
+# with the same ones (an AVX-512 machine and an AVX2 one part at the first reduction), and two CPUs of one model name
+# can differ in them (this project's "AMD EPYC" machines ran its benchmarks 2x apart: docs/benchmarks/speed.md).
+SIMD = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512_bf16", "avx512_vnni",
+        "amx_tile")
+
+
+def cpu() -> dict:
+    """This machine's CPU from /proc/cpuinfo: its model name ("" where it is not said) and which of SIMD it has."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        lines = []
+    model = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "")
+    flags = next((line.split(":", 1)[1].split() for line in lines if line.startswith("flags")), [])
+    return {"model": model, "simd": [f for f in SIMD if f in flags]}
+
+
 def collect() -> dict:
     """The provenance of this process, as written to versions.json."""
     import jax
